@@ -1,0 +1,69 @@
+# sb_add_plugin(<name> SOURCES <src>... [PKG_DEPS <pkg-config module>...]
+#               [LIBS <lib>...])
+#
+# Builds one storbench plugin as <name>.so from the calling folder, whose
+# project(... VERSION x.y.z) is the plugin's own version (passed to the code as
+# SB_PLUGIN_VERSION). Used in-tree and, installed with the SDK, by plugins
+# built out of tree after find_package(storbench).
+#
+# A plugin whose pkg-config dependencies are missing is skipped with a
+# message, so a machine without, say, libiscsi still builds everything else.
+# Test scripts in the plugin's tests/ folder (*.sh) become ctest tests
+# labelled with the plugin's name.
+include_guard(GLOBAL)
+find_package(PkgConfig QUIET)
+
+if(NOT DEFINED SB_PLUGIN_INSTALL_DIR)
+  include(GNUInstallDirs)
+  set(SB_PLUGIN_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/storbench/plugins)
+endif()
+
+function(sb_add_plugin name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;PKG_DEPS;LIBS")
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "sb_add_plugin(${name}): SOURCES is required")
+  endif()
+  if(NOT PROJECT_VERSION)
+    message(FATAL_ERROR "sb_add_plugin(${name}): give the folder a "
+                        "project(... VERSION x.y.z)")
+  endif()
+
+  set(target sb_plugin_${name})
+  set(pkg_targets)
+  foreach(dep IN LISTS ARG_PKG_DEPS)
+    string(MAKE_C_IDENTIFIER "sbdep_${dep}" var)
+    if(PKG_CONFIG_FOUND)
+      pkg_check_modules(${var} QUIET IMPORTED_TARGET ${dep})
+    endif()
+    if(NOT ${var}_FOUND)
+      message(STATUS "storbench: skipping plugin '${name}': "
+                     "${dep} not found (install its -dev package)")
+      return()
+    endif()
+    list(APPEND pkg_targets PkgConfig::${var})
+  endforeach()
+
+  add_library(${target} MODULE ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE storbench::sdk ${pkg_targets}
+                                          ${ARG_LIBS})
+  target_compile_definitions(${target}
+                             PRIVATE SB_PLUGIN_VERSION="${PROJECT_VERSION}")
+  set_target_properties(${target} PROPERTIES
+    PREFIX ""
+    OUTPUT_NAME ${name}
+    C_VISIBILITY_PRESET hidden
+    C_STANDARD 17
+    C_STANDARD_REQUIRED ON)
+  if(DEFINED SB_PLUGIN_OUTPUT_DIR)
+    set_target_properties(${target} PROPERTIES
+      LIBRARY_OUTPUT_DIRECTORY ${SB_PLUGIN_OUTPUT_DIR})
+  endif()
+  install(TARGETS ${target} LIBRARY DESTINATION ${SB_PLUGIN_INSTALL_DIR})
+
+  if(COMMAND sb_add_shell_test)
+    file(GLOB tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/*.sh)
+    foreach(t IN LISTS tests)
+      sb_add_shell_test(${t} LABELS plugin ${name})
+    endforeach()
+  endif()
+endfunction()

@@ -1,0 +1,144 @@
+/*
+ * storbench/engine.h - I/O engine plugins.
+ *
+ * An engine moves the bytes of struct sb_io to and from a target: a local
+ * file, an NFS or SMB share, an iSCSI LUN, a block device. The host decides
+ * what to do (direction, offset, length, pace) and measures it; the engine
+ * only does it.
+ *
+ * Life of an engine in one job (thread in brackets):
+ *   setup      [main]    once per job, before workers: validate options,
+ *                        probe the target. env->state is NULL.
+ *   init       [worker]  per clone: connect, log in, allocate rings.
+ *   open_file  [worker]  per file; the engine sets f->real_size.
+ *   queue ... commit ... getevents/event   [worker] the I/O loop
+ *   close_file [worker]
+ *   cleanup    [worker]  per clone: disconnect; also after a failed init.
+ *   report     [main]    after all workers ended: publish facts with
+ *                        host->fact() for the reporters.
+ *   teardown   [main]    once per job.
+ * One worker's hooks are never called concurrently with each other; hooks of
+ * different workers run concurrently, each with its own env->state.
+ *
+ * Per-worker connections and credentials: each worker's init opens its own
+ * session (so numjobs=5 means five clients, as in the "5 servers" studies).
+ * Credentials come from SB_OPT_SECRET options, which the host never prints.
+ *
+ * Asynchronous engines (SB_ENGINE_ASYNC): queue() may return SB_Q_QUEUED;
+ * commit() submits what was queued; getevents() waits until at least min
+ * I/Os completed (at most max) and event(i) returns the i-th of them.
+ * Engines built on a library that owns a socket (libnfs, libiscsi) wait in
+ * getevents() by polling that socket and running the library's service
+ * call; no host thread ever touches the engine's library.
+ */
+#ifndef STORBENCH_ENGINE_H
+#define STORBENCH_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <storbench/plugin.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum sb_ddir {
+	SB_DDIR_READ = 0,
+	SB_DDIR_WRITE = 1,
+	SB_DDIR_TRIM = 2,
+	SB_DDIR_COUNT = 3, /* directions that carry statistics */
+	SB_DDIR_SYNC = 4,  /* fsync of io->file; no data, no offset */
+};
+
+/*
+ * Facts about the job an engine runs in. Owned by the host; read-only for
+ * the engine; valid from setup to teardown.
+ */
+struct sb_job {
+	size_t size;
+	const char *name;	    /* job name from the [section] or --name */
+	unsigned numjobs;	    /* clones; one worker thread each */
+	unsigned iodepth;	    /* I/Os in flight per worker */
+	int direct;		    /* 1: bypass the page cache (O_DIRECT) */
+	uint64_t io_bytes;	    /* bytes each worker moves per loop */
+	uint64_t file_bytes;	    /* size of each file (the job's size=) */
+	uint64_t bs[SB_DDIR_COUNT]; /* block size per direction */
+	const char *filename;	    /* first target: path, URL, device */
+};
+
+/*
+ * One file or target of a worker. The host owns it and fills path and
+ * want_bytes; the engine fills real_size in open_file and may keep its own
+ * handle in fd or engine_data. Only the owning worker's thread touches it.
+ */
+struct sb_file {
+	const char *path; /* as the job names it; a URL for network engines */
+	uint64_t want_bytes; /* size the job wants it to have */
+	uint64_t
+		real_size; /* size found at open (0 if the engine can't tell) */
+	int fd;		   /* for fd-based engines; -1 otherwise */
+	uintptr_t engine_data;
+};
+
+/*
+ * One I/O. The host allocates it and owns buf (aligned to at least 4 KiB, at
+ * least length bytes). The engine sets result: bytes transferred, or a
+ * negative errno. It may use engine_data to find its own request. Between
+ * queue() and the event() that hands it back, the I/O belongs to the engine.
+ */
+struct sb_io {
+	enum sb_ddir ddir;
+	struct sb_file *file;
+	uint64_t offset;
+	uint64_t length;
+	void *buf;
+	int64_t result;
+	uintptr_t engine_data;
+};
+
+/* queue() results; a negative value is a fatal engine error. A per-I/O
+ * failure is not fatal: complete the I/O with a negative io->result. */
+enum sb_queue_result {
+	SB_Q_COMPLETED = 0, /* done; io->result is set */
+	SB_Q_QUEUED = 1,    /* accepted; completes via getevents() */
+	SB_Q_BUSY = 2,	    /* full; reap some, then queue it again */
+};
+
+enum sb_engine_flags {
+	SB_ENGINE_ASYNC = 1u << 0,    /* may keep several I/Os in flight */
+	SB_ENGINE_NO_FILES = 1u << 1, /* the host must not create, size or lay
+					 out files: the target exists (null,
+					 iSCSI LUN, device) */
+	SB_ENGINE_DIRECT = 1u << 2,   /* honours direct=1 */
+	SB_ENGINE_NO_DATA = 1u << 3,  /* never touches buf (null) */
+};
+
+struct sb_engine_ops {
+	size_t size;	   /* sizeof(struct sb_engine_ops) */
+	unsigned flags;	   /* enum sb_engine_flags */
+	size_t state_size; /* bytes of per-worker state (env->state) */
+
+	int (*setup)(struct sb_env *env);
+	void (*teardown)(struct sb_env *env);
+	int (*init)(struct sb_env *env);
+	void (*cleanup)(struct sb_env *env);
+	int (*open_file)(struct sb_env *env, struct sb_file *f);
+	int (*close_file)(struct sb_env *env, struct sb_file *f);
+	/* Required. */
+	int (*queue)(struct sb_env *env, struct sb_io *io);
+	/* Optional: submit everything queued since the last commit. */
+	int (*commit)(struct sb_env *env);
+	/* Required with SB_ENGINE_ASYNC: returns the number of completions
+	 * ready (min..max) or a negative error. timeout_ns 0 means no limit. */
+	int (*getevents)(struct sb_env *env, unsigned min, unsigned max,
+			 uint64_t timeout_ns);
+	struct sb_io *(*event)(struct sb_env *env, unsigned index);
+	int (*report)(struct sb_env *env);
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

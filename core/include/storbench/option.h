@@ -1,0 +1,62 @@
+/*
+ * storbench/option.h - declarative option tables.
+ *
+ * One table describes each option once: the job-file parser, the validator,
+ * --cmdhelp and --enghelp all read it. A plugin's table describes the fields of
+ * its per-job option struct; the host allocates that struct (zeroed,
+ * descriptor.options_size bytes), applies defaults, parses the job's values
+ * into it, and frees it (and every string in it) after the job.
+ *
+ * Ownership: tables are static const data owned by the plugin and must stay
+ * valid while the plugin is loaded. Strings the host stores into an option
+ * struct (SB_OPT_STR, SB_OPT_SECRET) are owned by the host; plugins read them
+ * and never free or keep them past the job.
+ *
+ * Threads: the host parses options on the main thread before any worker
+ * starts; afterwards the struct is read-only and may be read from any thread.
+ */
+#ifndef STORBENCH_OPTION_H
+#define STORBENCH_OPTION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum sb_opt_type {
+	SB_OPT_BOOL = 1, /* int: 0 or 1; a bare key means 1 */
+	SB_OPT_INT,	 /* int64_t: plain integer, may be negative */
+	SB_OPT_SIZE,	 /* uint64_t bytes: 4k, 1M, 0x1000 (kb_base 1024) */
+	SB_OPT_TIME,	 /* uint64_t nanoseconds; a bare number is in .unit */
+	SB_OPT_STR,	 /* char *: host-owned copy */
+	SB_OPT_SECRET, /* char *: like STR, never printed, logged or reported */
+	SB_OPT_ENUM,   /* int: index into .choices */
+	SB_OPT_FLOAT,  /* double */
+};
+
+/* Unit of a bare number for SB_OPT_TIME, in nanoseconds. */
+#define SB_UNIT_NS 1ULL
+#define SB_UNIT_US 1000ULL
+#define SB_UNIT_MS 1000000ULL
+#define SB_UNIT_S  1000000000ULL
+
+struct sb_option {
+	const char *name;  /* required; [a-z0-9_]+ */
+	const char *alias; /* second accepted name, or NULL */
+	enum sb_opt_type type;
+	size_t offset;	 /* of the field in the option struct: offsetof() */
+	const char *def; /* default as job-file text, or NULL for zero */
+	/* Inclusive range, checked when min < max (in the option's own
+	 * storage unit: bytes, nanoseconds, or the integer itself). */
+	int64_t min;
+	int64_t max;
+	const char *help;	    /* one line, for --cmdhelp/--enghelp */
+	const char *const *choices; /* SB_OPT_ENUM: NULL-terminated names */
+	uint64_t unit; /* SB_OPT_TIME: SB_UNIT_*; 0 means seconds */
+};
+
+/* A table ends with an entry whose name is NULL. */
+#define SB_OPTION_END                                                          \
+	{                                                                      \
+		.name = NULL                                                   \
+	}
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * storbench/reporter.h - reporter plugins.
+ *
+ * A reporter turns measurements into a format: fio's human layout, JSON,
+ * CSV, an InfluxDB push. Several run at once (--output-format=normal,json);
+ * each is an instance with its own env->state (ops.state_size bytes) and its
+ * own output, written with host->print()/host->write().
+ *
+ * Hooks (thread in brackets):
+ *   open      [main]  before the first job starts.
+ *   interval  [interval] once per period while jobs run. Without
+ *             SB_REPORTER_OWN_THREAD it runs on the host's interval thread
+ *             and must return quickly. With it, the host runs this hook on a
+ *             thread of the reporter's own, fed through a bounded queue, so a
+ *             slow push (a network write) never delays measurement; periods
+ *             that do not fit the queue are dropped and counted.
+ *   job_end   [main]  after each job, with its merged result.
+ *   run_end   [main]  required: after the last job, with all results. The
+ *             host still calls it when a job failed, with what was measured.
+ *   close     [main]  last; free what open() made outside env->state.
+ * interval never runs concurrently with itself; it may run concurrently with
+ * job_end, so a reporter using both guards its state accordingly.
+ */
+#ifndef STORBENCH_REPORTER_H
+#define STORBENCH_REPORTER_H
+
+#include <stddef.h>
+
+#include <storbench/plugin.h>
+#include <storbench/stats.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum sb_reporter_flags {
+	SB_REPORTER_OWN_THREAD = 1u << 0, /* interval hook on its own thread */
+};
+
+struct sb_reporter_ops {
+	size_t size;
+	unsigned flags;
+	size_t state_size;
+	int (*open)(struct sb_env *env, const struct sb_run_info *run);
+	int (*interval)(struct sb_env *env, const struct sb_interval *iv);
+	int (*job_end)(struct sb_env *env, const struct sb_job_result *res);
+	int (*run_end)(struct sb_env *env, const struct sb_run_result *res);
+	void (*close)(struct sb_env *env);
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,230 @@
+/*
+ * storbench's command line: job files and fio-style --name=... jobs in, a run
+ * and its reports out.
+ *
+ * Exit codes: 0 success, 1 a job failed (results are still reported), 2 bad
+ * input (nothing ran).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <storbench/version.h>
+
+#include "../jobfile/jobfile.h"
+#include "../loader/loader.h"
+#include "../run/run.h"
+#include "../sb_ctx.h"
+#include "../util/str.h"
+#include "list.h"
+
+#define SB_MAX_PLUGIN_DIRS 64
+
+struct cli {
+	const char *plugin_dirs[SB_MAX_PLUGIN_DIRS];
+	size_t nplugin_dirs;
+	const char *formats;
+	const char *output;
+	int list_plugins;
+	int run_default;
+	struct sb_jobset jobs;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: storbench [options] [jobfile ...] [--name=job "
+	      "--option=value ...]\n"
+	      "\n"
+	      "  --default              run the built-in default benchmark "
+	      "(4 KiB random\n"
+	      "                         reads, psync, 64 MiB file in a "
+	      "temporary dir, 5 s)\n"
+	      "  --name=NAME            start a job; the --option=value "
+	      "after it belong to it\n"
+	      "                         (--name=global sets defaults for "
+	      "the jobs after it)\n"
+	      "  --output-format=LIST   reporters, comma-separated "
+	      "(default: normal)\n"
+	      "  --output=FILE          write the reports to FILE instead "
+	      "of stdout\n"
+	      "  --plugin-dir=DIR       look for plugins in DIR first "
+	      "(repeatable)\n"
+	      "  --list-plugins         list the plugins found (with "
+	      "--output-format=json: JSON)\n"
+	      "  --version              print the version\n"
+	      "  --help                 this text\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 a job failed, 2 bad input.\n",
+	      f);
+}
+
+static int bad_usage(struct sb_ctx *ctx, const char *fmt, const char *arg)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	sb_log(ctx, SB_LOG_ERROR, NULL, "%s (see storbench --help)", msg);
+	return SB_EXIT_BAD_INPUT;
+}
+
+/* A --key[=value] that is not the CLI's own is a job option. */
+static int job_option(struct sb_ctx *ctx, struct cli *c, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char key[256];
+	int rc;
+
+	if (sb_strlcpy(key, arg, sizeof(key)) >= sizeof(key))
+		return bad_usage(ctx, "option too long: --%.40s...", arg);
+	if (eq)
+		key[eq - arg] = '\0';
+	if (strcmp(key, "name") == 0) {
+		if (!eq || !eq[1])
+			return bad_usage(ctx, "--name needs a value%s", "");
+		rc = sb_jobset_section(ctx, &c->jobs, eq + 1, "command line");
+	} else {
+		if (!c->jobs.jobs)
+			rc = sb_jobset_section(ctx, &c->jobs, "global",
+					       "command line");
+		else
+			rc = 0;
+		if (!rc)
+			rc = sb_jobset_kv(ctx, &c->jobs, key,
+					  eq ? eq + 1 : NULL, "command line");
+	}
+	if (rc) {
+		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
+		return SB_EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
+static int parse_args(struct sb_ctx *ctx, struct cli *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int rc;
+
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			exit(SB_EXIT_OK);
+		} else if (strcmp(a, "--version") == 0) {
+			printf("storbench-%s (plugin ABI %d.%d)\n",
+			       SB_VERSION_STRING, SB_ABI_MAJOR, SB_ABI_MINOR);
+			exit(SB_EXIT_OK);
+		} else if (strcmp(a, "--list-plugins") == 0) {
+			c->list_plugins = 1;
+		} else if (strcmp(a, "--default") == 0) {
+			c->run_default = 1;
+		} else if (strncmp(a, "--plugin-dir=", 13) == 0) {
+			if (c->nplugin_dirs == SB_MAX_PLUGIN_DIRS)
+				return bad_usage(ctx, "too many %s",
+						 "--plugin-dir");
+			c->plugin_dirs[c->nplugin_dirs++] = a + 13;
+		} else if (strncmp(a, "--output-format=", 16) == 0) {
+			c->formats = a + 16;
+		} else if (strncmp(a, "--output=", 9) == 0) {
+			c->output = a + 9;
+		} else if (strncmp(a, "--", 2) == 0 && a[2]) {
+			rc = job_option(ctx, c, a + 2);
+			if (rc)
+				return rc;
+		} else if (a[0] == '-' && a[1]) {
+			return bad_usage(ctx, "unknown option '%s'", a);
+		} else {
+			rc = sb_jobfile_read(ctx, a, &c->jobs);
+			if (rc) {
+				sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
+				return SB_EXIT_BAD_INPUT;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The default benchmark: a file in a fresh temporary directory, removed
+ * afterwards, so it needs no server and writes nowhere the user keeps data. */
+static int run_default(struct sb_ctx *ctx, struct cli *c,
+		       struct sb_run_opts *ro)
+{
+	static const char *const kv[][2] = {
+		{"ioengine", "psync"}, {"rw", "randread"}, {"bs", "4k"},
+		{"size", "64m"},       {"runtime", "5"},   {"time_based", NULL},
+	};
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], file[4200];
+	int rc, code;
+
+	snprintf(dir, sizeof(dir), "%s/storbench-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		sb_log(ctx, SB_LOG_ERROR, NULL,
+		       "cannot make a temporary directory in %s: %s",
+		       tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		return SB_EXIT_JOB_ERROR;
+	}
+	rc = sb_jobset_section(ctx, &c->jobs, "default", "--default");
+	for (size_t i = 0; !rc && i < sizeof(kv) / sizeof(kv[0]); i++)
+		rc = sb_jobset_kv(ctx, &c->jobs, kv[i][0], kv[i][1],
+				  "--default");
+	if (!rc)
+		rc = sb_jobset_kv(ctx, &c->jobs, "directory", dir, "--default");
+	if (rc) {
+		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
+		code = SB_EXIT_JOB_ERROR;
+	} else {
+		sb_log(ctx, SB_LOG_INFO, NULL,
+		       "default benchmark: 4 KiB random reads on a 64 MiB "
+		       "file in %s for 5 s",
+		       dir);
+		code = sb_run(ctx, ctx->loader, &c->jobs, ro);
+	}
+	snprintf(file, sizeof(file), "%s/default.0.0", dir);
+	unlink(file);
+	rmdir(dir);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	struct sb_ctx ctx = {.log_level = SB_LOG_INFO};
+	struct sb_run_opts ro = {.formats = "normal"};
+	struct sb_loader loader;
+	struct cli c;
+	int code;
+
+	memset(&c, 0, sizeof(c));
+	code = parse_args(&ctx, &c, argc, argv);
+	if (code) {
+		sb_jobset_free(&c.jobs);
+		return code;
+	}
+	if (sb_loader_init(&loader, &ctx, c.plugin_dirs, c.nplugin_dirs)) {
+		sb_log(&ctx, SB_LOG_ERROR, NULL, "%s", ctx.err);
+		sb_loader_free(&loader);
+		sb_jobset_free(&c.jobs);
+		return SB_EXIT_JOB_ERROR;
+	}
+	ctx.loader = &loader;
+	if (c.formats)
+		ro.formats = c.formats;
+	ro.output = c.output;
+
+	if (c.list_plugins) {
+		code = sb_list_plugins(&ctx, &loader,
+				       c.formats &&
+					       strcmp(c.formats, "json") == 0);
+	} else if (c.run_default) {
+		code = run_default(&ctx, &c, &ro);
+	} else if (!sb_jobset_count(&c.jobs)) {
+		usage(stderr);
+		code = SB_EXIT_BAD_INPUT;
+	} else {
+		code = sb_run(&ctx, &loader, &c.jobs, &ro);
+	}
+	sb_jobset_free(&c.jobs);
+	sb_loader_free(&loader);
+	return code;
+}

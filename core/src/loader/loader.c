@@ -1,0 +1,306 @@
+/*
+ * The only file that speaks libltdl. Plugins are opened RTLD_LOCAL-style (no
+ * symbol of one plugin can satisfy another's), by full path, on the main
+ * thread.
+ */
+#include "loader.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <ltdl.h>
+
+#include "../sb_ctx.h"
+#include "../util/str.h"
+
+static int add_dir(struct sb_loader *l, const char *dir, size_t len)
+{
+	char **grown;
+
+	if (!len)
+		return 0;
+	grown = realloc(l->dirs, (l->ndirs + 1) * sizeof(*l->dirs));
+	if (!grown)
+		return -ENOMEM;
+	l->dirs = grown;
+	l->dirs[l->ndirs] = strndup(dir, len);
+	if (!l->dirs[l->ndirs])
+		return -ENOMEM;
+	l->ndirs++;
+	return 0;
+}
+
+/* True when this process's binary sits in the build tree's bin/. */
+static int running_from_build_tree(void)
+{
+	char exe[PATH_MAX], bin[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	if (!realpath(SB_BUILD_BIN_DIR, bin))
+		return 0;
+	return strcmp(exe, bin) == 0;
+}
+
+int sb_loader_init(struct sb_loader *l, struct sb_ctx *ctx,
+		   const char *const *cli_dirs, size_t ncli)
+{
+	const char *env = getenv("STORBENCH_PLUGIN_PATH");
+	int rc = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (lt_dlinit() != 0)
+		return sb_err(ctx, -ENOMEM, "cannot start libltdl: %s",
+			      lt_dlerror());
+	l->ltdl_up = 1;
+	for (size_t i = 0; i < ncli && !rc; i++)
+		rc = add_dir(l, cli_dirs[i], strlen(cli_dirs[i]));
+	while (env && *env && !rc) {
+		const char *colon = strchr(env, ':');
+		size_t len = colon ? (size_t)(colon - env) : strlen(env);
+
+		rc = add_dir(l, env, len);
+		env = colon ? colon + 1 : NULL;
+	}
+	if (!rc && running_from_build_tree())
+		rc = add_dir(l, SB_BUILD_PLUGIN_DIR,
+			     strlen(SB_BUILD_PLUGIN_DIR));
+	if (!rc)
+		rc = add_dir(l, SB_INSTALL_PLUGIN_DIR,
+			     strlen(SB_INSTALL_PLUGIN_DIR));
+	if (rc)
+		return sb_err(ctx, rc, "out of memory");
+	return 0;
+}
+
+void sb_loader_free(struct sb_loader *l)
+{
+	while (l->plugins) {
+		struct sb_plugin *p = l->plugins;
+
+		l->plugins = p->next;
+		lt_dlclose(p->dl);
+		free(p->path);
+		free(p);
+	}
+	while (l->refusals) {
+		struct sb_refusal *r = l->refusals;
+
+		l->refusals = r->next;
+		free(r->path);
+		free(r->why);
+		free(r);
+	}
+	for (size_t i = 0; i < l->ndirs; i++)
+		free(l->dirs[i]);
+	free(l->dirs);
+	if (l->ltdl_up)
+		lt_dlexit();
+	memset(l, 0, sizeof(*l));
+}
+
+static struct sb_plugin *by_name(struct sb_loader *l, const char *name)
+{
+	for (struct sb_plugin *p = l->plugins; p; p = p->next)
+		if (strcmp(p->desc->name, name) == 0)
+			return p;
+	return NULL;
+}
+
+static struct sb_plugin *by_path(struct sb_loader *l, const char *path)
+{
+	for (struct sb_plugin *p = l->plugins; p; p = p->next)
+		if (strcmp(p->path, path) == 0)
+			return p;
+	return NULL;
+}
+
+/* Remember why path was refused (for --list-plugins) and say it in ctx. */
+static int refuse(struct sb_loader *l, struct sb_ctx *ctx, const char *path,
+		  const char *why)
+{
+	struct sb_refusal *r = calloc(1, sizeof(*r)), **tail;
+
+	if (r) {
+		r->path = strdup(path);
+		r->why = strdup(why);
+		for (tail = &l->refusals; *tail; tail = &(*tail)->next)
+			;
+		*tail = r;
+	}
+	return sb_err(ctx, -EINVAL, "refused plugin %s: %s", path, why);
+}
+
+/* Load one file, validate it, register it. */
+static int load_path(struct sb_loader *l, struct sb_ctx *ctx, const char *file,
+		     struct sb_plugin **out)
+{
+	char path[PATH_MAX], why[512];
+	const struct sb_plugin_descriptor *d;
+	struct sb_plugin *p, *dup, **tail;
+	lt_dladvise advise;
+	lt_dlhandle dl;
+	struct stat st;
+
+	if (stat(file, &st) != 0)
+		return sb_err(ctx, -errno, "cannot load plugin %s: %s", file,
+			      strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return refuse(l, ctx, file, "not a regular file");
+	if (!realpath(file, path))
+		return sb_err(ctx, -errno, "cannot load plugin %s: %s", file,
+			      strerror(errno));
+	p = by_path(l, path);
+	if (p) {
+		*out = p;
+		return 0;
+	}
+
+	if (lt_dladvise_init(&advise) || lt_dladvise_local(&advise))
+		return sb_err(ctx, -ENOMEM, "libltdl: %s", lt_dlerror());
+	dl = lt_dlopenadvise(path, advise);
+	lt_dladvise_destroy(&advise);
+	if (!dl) {
+		snprintf(why, sizeof(why), "cannot be loaded: %s",
+			 lt_dlerror());
+		return refuse(l, ctx, path, why);
+	}
+	d = lt_dlsym(dl, SB_PLUGIN_SYMBOL);
+	if (!d) {
+		lt_dlclose(dl);
+		return refuse(l, ctx, path,
+			      "has no descriptor symbol '" SB_PLUGIN_SYMBOL
+			      "' (is it a storbench plugin?)");
+	}
+	if (sb_plugin_validate(d, why, sizeof(why))) {
+		lt_dlclose(dl);
+		return refuse(l, ctx, path, why);
+	}
+	dup = by_name(l, d->name);
+	if (dup) {
+		snprintf(why, sizeof(why),
+			 "name '%s' is already taken by the plugin at %s",
+			 d->name, dup->path);
+		lt_dlclose(dl);
+		return refuse(l, ctx, path, why);
+	}
+
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->path = strdup(path))) {
+		free(p);
+		lt_dlclose(dl);
+		return sb_err(ctx, -ENOMEM, "out of memory");
+	}
+	p->dl = dl;
+	p->desc = d;
+	for (tail = &l->plugins; *tail; tail = &(*tail)->next)
+		;
+	*tail = p;
+	*out = p;
+	return 0;
+}
+
+static int kind_matches(struct sb_ctx *ctx, const struct sb_plugin *p,
+			enum sb_plugin_kind kind)
+{
+	if (p->desc->kind == kind)
+		return 0;
+	return sb_err(ctx, -EINVAL, "plugin '%s' (%s) is a %s, not a %s",
+		      p->desc->name, p->path, sb_kind_name(p->desc->kind),
+		      sb_kind_name(kind));
+}
+
+int sb_loader_find(struct sb_loader *l, struct sb_ctx *ctx, const char *spec,
+		   enum sb_plugin_kind kind, const struct sb_plugin **out)
+{
+	struct sb_plugin *p = NULL;
+	char file[PATH_MAX];
+	int rc;
+
+	if (strncmp(spec, "external:", 9) == 0 || strchr(spec, '/')) {
+		if (strncmp(spec, "external:", 9) == 0)
+			spec += 9;
+		rc = load_path(l, ctx, spec, &p);
+		if (rc)
+			return rc;
+		*out = p;
+		return kind_matches(ctx, p, kind);
+	}
+	p = by_name(l, spec);
+	for (size_t i = 0; !p && i < l->ndirs; i++) {
+		if (!sb_join_path(file, sizeof(file), l->dirs[i], spec,
+				  ".so") ||
+		    access(file, F_OK) != 0)
+			continue;
+		rc = load_path(l, ctx, file, &p);
+		if (rc)
+			return rc;
+	}
+	if (!p) {
+		char dirs[1024] = "";
+
+		for (size_t i = 0; i < l->ndirs; i++) {
+			if (i)
+				sb_strlcat(dirs, ":", sizeof(dirs));
+			sb_strlcat(dirs, l->dirs[i], sizeof(dirs));
+		}
+		return sb_err(ctx, -ENOENT,
+			      "no %s plugin named '%s' (searched %s)",
+			      sb_kind_name(kind), spec, dirs);
+	}
+	*out = p;
+	return kind_matches(ctx, p, kind);
+}
+
+static int is_so(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 3 && strcmp(name + n - 3, ".so") == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void sb_loader_load_all(struct sb_loader *l, struct sb_ctx *ctx)
+{
+	for (size_t i = 0; i < l->ndirs; i++) {
+		DIR *dir = opendir(l->dirs[i]);
+		char *names[512];
+		size_t n = 0;
+		struct dirent *e;
+
+		if (!dir)
+			continue;
+		while ((e = readdir(dir)) && n < 512)
+			if (is_so(e->d_name) && (names[n] = strdup(e->d_name)))
+				n++;
+		closedir(dir);
+		/* Sorted, so which of two same-named plugins wins is stable. */
+		qsort(names, n, sizeof(*names), cmp_str);
+		for (size_t j = 0; j < n; j++) {
+			char file[PATH_MAX];
+			struct sb_plugin *p;
+
+			if (sb_join_path(file, sizeof(file), l->dirs[i],
+					 names[j], ""))
+				load_path(l, ctx, file, &p);
+			free(names[j]);
+		}
+	}
+}

@@ -1,0 +1,64 @@
+/*
+ * Plugin loader: finds plugins on the search path, loads them with libltdl,
+ * and refuses, with one line naming the file and the reason, any that this
+ * host cannot run safely. All of it runs on the main thread before workers
+ * start; afterwards loaded descriptors are read-only and shared by threads.
+ */
+#ifndef SB_LOADER_H
+#define SB_LOADER_H
+
+#include <stddef.h>
+
+#include <storbench/plugin.h>
+
+struct sb_ctx;
+
+struct sb_plugin {
+	char *path;
+	void *dl; /* lt_dlhandle */
+	const struct sb_plugin_descriptor *desc;
+	struct sb_plugin *next;
+};
+
+struct sb_refusal {
+	char *path;
+	char *why;
+	struct sb_refusal *next;
+};
+
+struct sb_loader {
+	char **dirs; /* search order, first wins */
+	size_t ndirs;
+	struct sb_plugin *plugins; /* in load order */
+	struct sb_refusal *refusals;
+	int ltdl_up;
+};
+
+/* Build the search path: cli_dirs (--plugin-dir), then
+ * STORBENCH_PLUGIN_PATH (colon-separated), then the build tree's plugin dir
+ * when this binary runs from the build tree, then the installed dir. */
+int sb_loader_init(struct sb_loader *l, struct sb_ctx *ctx,
+		   const char *const *cli_dirs, size_t ncli);
+void sb_loader_free(struct sb_loader *l);
+
+/*
+ * Resolve spec to a plugin of the given kind: "external:/p/x.so" or any spec
+ * with a '/' loads that file; a bare name is looked up among loaded plugins,
+ * then as <dir>/<name>.so along the search path. On failure ctx->err says
+ * why (including a refusal's reason) and a negative code is returned.
+ */
+int sb_loader_find(struct sb_loader *l, struct sb_ctx *ctx, const char *spec,
+		   enum sb_plugin_kind kind, const struct sb_plugin **out);
+
+/* Load every *.so on the search path (for --list-plugins). Refusals are
+ * recorded in l->refusals, not returned as errors. */
+void sb_loader_load_all(struct sb_loader *l, struct sb_ctx *ctx);
+
+/* Check a descriptor against this host's ABI; 0 or a negative code with the
+ * reason (without the path) in why. Pure: no loading involved. */
+int sb_plugin_validate(const struct sb_plugin_descriptor *d, char *why,
+		       size_t whylen);
+
+const char *sb_kind_name(enum sb_plugin_kind kind);
+
+#endif

@@ -1,0 +1,182 @@
+/* Descriptor checks: what makes a plugin safe to call at all. */
+#include "loader.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <storbench/engine.h>
+#include <storbench/generator.h>
+#include <storbench/reporter.h>
+
+const char *sb_kind_name(enum sb_plugin_kind kind)
+{
+	switch (kind) {
+	case SB_KIND_ENGINE:
+		return "engine";
+	case SB_KIND_GENERATOR:
+		return "generator";
+	case SB_KIND_REPORTER:
+		return "reporter";
+	}
+	return "unknown";
+}
+
+/* A hook is present when the table is big enough to hold it and it is set. */
+#define SB_HOOK(ops, field) (SB_HAS_FIELD(ops, field) && (ops)->field)
+
+static int fail(char *why, size_t len, const char *fmt, const char *arg)
+{
+	snprintf(why, len, fmt, arg);
+	return -1;
+}
+
+static int valid_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_' || *s == '-'))
+			return 0;
+	return 1;
+}
+
+static size_t opt_field_size(enum sb_opt_type type)
+{
+	switch (type) {
+	case SB_OPT_BOOL:
+	case SB_OPT_ENUM:
+		return sizeof(int);
+	case SB_OPT_INT:
+		return sizeof(int64_t);
+	case SB_OPT_SIZE:
+	case SB_OPT_TIME:
+		return sizeof(uint64_t);
+	case SB_OPT_STR:
+	case SB_OPT_SECRET:
+		return sizeof(char *);
+	case SB_OPT_FLOAT:
+		return sizeof(double);
+	}
+	return 0;
+}
+
+static int validate_options(const struct sb_plugin_descriptor *d, char *why,
+			    size_t len)
+{
+	const struct sb_option *o;
+
+	if (!d->options)
+		return 0;
+	for (o = d->options; o->name; o++) {
+		size_t fs = opt_field_size(o->type);
+
+		if (!valid_name(o->name))
+			return fail(why, len, "option '%s' has an invalid name",
+				    o->name);
+		if (!fs)
+			return fail(why, len, "option '%s' has an unknown type",
+				    o->name);
+		if (o->offset + fs > d->options_size)
+			return fail(why, len,
+				    "option '%s' lies outside options_size",
+				    o->name);
+		if (o->type == SB_OPT_ENUM && !o->choices)
+			return fail(why, len,
+				    "required field 'choices' of option '%s' "
+				    "is missing",
+				    o->name);
+	}
+	return 0;
+}
+
+static int validate_ops(const struct sb_plugin_descriptor *d, char *why,
+			size_t len)
+{
+	if (d->kind == SB_KIND_ENGINE) {
+		const struct sb_engine_ops *e = d->ops;
+
+		if (!SB_HOOK(e, queue))
+			return fail(why, len, "required hook '%s' is missing",
+				    "queue");
+		if (!SB_HOOK(e, flags) || !(e->flags & SB_ENGINE_ASYNC))
+			return 0;
+		if (!SB_HOOK(e, getevents))
+			return fail(why, len,
+				    "required hook '%s' is missing (the "
+				    "engine says it is asynchronous)",
+				    "getevents");
+		if (!SB_HOOK(e, event))
+			return fail(why, len,
+				    "required hook '%s' is missing (the "
+				    "engine says it is asynchronous)",
+				    "event");
+	} else if (d->kind == SB_KIND_GENERATOR) {
+		const struct sb_generator_ops *g = d->ops;
+
+		if (!SB_HOOK(g, next))
+			return fail(why, len, "required hook '%s' is missing",
+				    "next");
+	} else {
+		const struct sb_reporter_ops *r = d->ops;
+
+		if (!SB_HOOK(r, run_end))
+			return fail(why, len, "required hook '%s' is missing",
+				    "run_end");
+	}
+	return 0;
+}
+
+int sb_plugin_validate(const struct sb_plugin_descriptor *d, char *why,
+		       size_t len)
+{
+	if (d->abi_major != SB_ABI_MAJOR) {
+		snprintf(why, len,
+			 "built for plugin ABI %u.%u, this host has ABI %d.%d: "
+			 "the major version differs, rebuild it against this "
+			 "SDK",
+			 d->abi_major, d->abi_minor, SB_ABI_MAJOR,
+			 SB_ABI_MINOR);
+		return -1;
+	}
+	if (d->abi_minor > SB_ABI_MINOR) {
+		snprintf(why, len,
+			 "built for plugin ABI %u.%u, newer than this host's "
+			 "ABI %d.%d: upgrade storbench",
+			 d->abi_major, d->abi_minor, SB_ABI_MAJOR,
+			 SB_ABI_MINOR);
+		return -1;
+	}
+	if (!SB_HAS_FIELD(d, ops))
+		return fail(why, len, "descriptor is %s than ABI 1.0's",
+			    "smaller");
+	if (!d->name)
+		return fail(why, len, "required field '%s' is missing", "name");
+	if (!valid_name(d->name))
+		return fail(why, len,
+			    "name '%s' is invalid (use a-z, 0-9, '_', '-')",
+			    d->name);
+	if (!d->version || !*d->version)
+		return fail(why, len, "required field '%s' is missing",
+			    "version");
+	if (!d->license || !*d->license)
+		return fail(why, len, "required field '%s' is missing",
+			    "license");
+	if (!d->description)
+		return fail(why, len, "required field '%s' is missing",
+			    "description");
+	if (d->kind != SB_KIND_ENGINE && d->kind != SB_KIND_GENERATOR &&
+	    d->kind != SB_KIND_REPORTER)
+		return fail(why, len,
+			    "field '%s' is not engine, generator "
+			    "or reporter",
+			    "kind");
+	if (!d->ops)
+		return fail(why, len, "required field '%s' is missing", "ops");
+	if (*(const size_t *)d->ops == 0)
+		return fail(why, len, "required field '%s' is missing",
+			    "ops.size");
+	if (validate_options(d, why, len))
+		return -1;
+	return validate_ops(d, why, len);
+}

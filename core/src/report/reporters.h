@@ -1,0 +1,48 @@
+/*
+ * The reporters of a run: one instance per --output-format entry, each with
+ * its state and output. All calls are made on the main thread.
+ */
+#ifndef SB_REPORTERS_H
+#define SB_REPORTERS_H
+
+#include <stdio.h>
+
+#include <storbench/reporter.h>
+
+#include "../run/handle.h"
+
+struct sb_loader;
+struct sb_plugin;
+
+struct sb_reporter_inst {
+	const struct sb_plugin *plugin;
+	const struct sb_reporter_ops *ops;
+	struct sb_handle h;
+	struct sb_env env;
+	void *opts;
+	void *state;
+	int opened;
+};
+
+struct sb_reporters {
+	struct sb_reporter_inst *v;
+	size_t n;
+	FILE *out;
+	int own_out;
+};
+
+/* formats: comma-separated reporter names; output: a file or NULL for
+ * stdout. Loads and checks everything, opens nothing yet. */
+int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
+		      const char *formats, const char *output,
+		      struct sb_reporters *rs);
+int sb_reporters_open(struct sb_ctx *ctx, struct sb_reporters *rs,
+		      const struct sb_run_info *run);
+void sb_reporters_job_end(struct sb_ctx *ctx, struct sb_reporters *rs,
+			  const struct sb_job_result *res);
+int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
+			 const struct sb_run_result *res);
+/* Close every instance and the output; safe on a partly loaded set. */
+int sb_reporters_close(struct sb_ctx *ctx, struct sb_reporters *rs);
+
+#endif

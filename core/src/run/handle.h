@@ -1,0 +1,53 @@
+/*
+ * struct sb_handle: the host's side of one plugin instance (an engine worker,
+ * a generator worker, a reporter), and the host service table every plugin
+ * receives. A handle belongs to the thread that runs the instance's hooks.
+ */
+#ifndef SB_HANDLE_H
+#define SB_HANDLE_H
+
+#include <pthread.h>
+#include <stdio.h>
+
+#include <storbench/plugin.h>
+#include <storbench/stats.h>
+
+#include "../sb_ctx.h"
+
+/* A job's engine facts; workers and the main thread add to it. */
+struct sb_facts {
+	pthread_mutex_t lock;
+	struct sb_fact *items; /* key/value strings owned here */
+	size_t n;
+};
+
+struct sb_block; /* host->alloc() memory, freed with the handle */
+
+struct sb_handle {
+	const struct sb_ctx *ctx;
+	const char *who; /* plugin name, prefixes messages */
+	char err[SB_ERRMSG_MAX];
+	int err_code;
+	struct sb_facts *facts; /* NULL outside a job */
+	FILE *out;		/* reporters: where print/write go */
+	struct sb_block *blocks;
+};
+
+extern const struct sb_host sb_host_services;
+
+void sb_handle_init(struct sb_handle *h, const struct sb_ctx *ctx,
+		    const char *who);
+/* Free what host->alloc() handed out for this handle. */
+void sb_handle_release(struct sb_handle *h);
+
+/* Fill env for an instance; opts/state may be NULL. */
+void sb_env_init(struct sb_env *env, struct sb_handle *h, void *opts,
+		 void *state, const struct sb_job *job, unsigned worker);
+
+/* Message for a failed hook: the plugin's own if it set one. */
+const char *sb_handle_errmsg(const struct sb_handle *h, int code);
+
+int sb_facts_init(struct sb_facts *f);
+void sb_facts_free(struct sb_facts *f);
+
+#endif

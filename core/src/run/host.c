@@ -1,0 +1,218 @@
+/* The host service table: the only way plugins reach the core. */
+#include "handle.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <storbench/version.h>
+
+#include "../stats/hist.h"
+#include "../util/str.h"
+
+struct sb_block {
+	struct sb_block *next;
+	void *mem;
+};
+
+void sb_handle_init(struct sb_handle *h, const struct sb_ctx *ctx,
+		    const char *who)
+{
+	memset(h, 0, sizeof(*h));
+	h->ctx = ctx;
+	h->who = who;
+}
+
+void sb_handle_release(struct sb_handle *h)
+{
+	while (h->blocks) {
+		struct sb_block *b = h->blocks;
+
+		h->blocks = b->next;
+		free(b->mem);
+		free(b);
+	}
+}
+
+void sb_env_init(struct sb_env *env, struct sb_handle *h, void *opts,
+		 void *state, const struct sb_job *job, unsigned worker)
+{
+	memset(env, 0, sizeof(*env));
+	env->size = sizeof(*env);
+	env->host = &sb_host_services;
+	env->handle = h;
+	env->opts = opts;
+	env->state = state;
+	env->job = job;
+	env->worker = worker;
+}
+
+const char *sb_handle_errmsg(const struct sb_handle *h, int code)
+{
+	if (h->err[0])
+		return h->err;
+	return strerror(code < 0 ? -code : code);
+}
+
+static void host_log(struct sb_handle *h, enum sb_log_level level,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vlog(h->ctx, level, h->who, fmt, ap);
+	va_end(ap);
+}
+
+static int host_error(struct sb_handle *h, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(h->err, sizeof(h->err), fmt, ap);
+	va_end(ap);
+	h->err_code = code;
+	return code;
+}
+
+static uint64_t host_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int valid_fact_key(const char *k)
+{
+	if (!*k)
+		return 0;
+	for (; *k; k++)
+		if (!((*k >= 'a' && *k <= 'z') || (*k >= '0' && *k <= '9') ||
+		      *k == '_' || *k == '.'))
+			return 0;
+	return 1;
+}
+
+static int host_fact(struct sb_handle *h, const char *key, const char *value)
+{
+	struct sb_facts *f = h->facts;
+	struct sb_fact *grown;
+	char *v;
+	int rc = 0;
+
+	if (!f)
+		return -EINVAL;
+	if (!key || !value || !valid_fact_key(key))
+		return -EINVAL;
+	if (!(v = strdup(value)))
+		return -ENOMEM;
+	pthread_mutex_lock(&f->lock);
+	for (size_t i = 0; i < f->n; i++)
+		if (strcmp(f->items[i].key, key) == 0) {
+			free((char *)f->items[i].value);
+			f->items[i].value = v;
+			goto out;
+		}
+	grown = realloc(f->items, (f->n + 1) * sizeof(*grown));
+	if (!grown || !(grown[f->n].key = strdup(key))) {
+		if (grown)
+			f->items = grown;
+		free(v);
+		rc = -ENOMEM;
+		goto out;
+	}
+	f->items = grown;
+	f->items[f->n++].value = v;
+out:
+	pthread_mutex_unlock(&f->lock);
+	return rc;
+}
+
+static int host_write(struct sb_handle *h, const void *buf, size_t len)
+{
+	if (!h->out)
+		return -EBADF;
+	return fwrite(buf, 1, len, h->out) == len ? 0 : -EIO;
+}
+
+static int host_print(struct sb_handle *h, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!h->out)
+		return -EBADF;
+	va_start(ap, fmt);
+	n = vfprintf(h->out, fmt, ap);
+	va_end(ap);
+	return n < 0 ? -EIO : 0;
+}
+
+static void *host_alloc(struct sb_handle *h, size_t size)
+{
+	struct sb_block *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	if (posix_memalign(&b->mem, 64, size ? size : 1)) {
+		free(b);
+		return NULL;
+	}
+	memset(b->mem, 0, size);
+	b->next = h->blocks;
+	h->blocks = b;
+	return b->mem;
+}
+
+static uint64_t host_hist_count(const struct sb_hist *hist)
+{
+	return sb_hist_count(hist);
+}
+
+static uint64_t host_hist_percentile(const struct sb_hist *hist, double pct)
+{
+	return sb_hist_percentile(hist, pct);
+}
+
+static int host_hist_next(const struct sb_hist *hist, size_t *cursor,
+			  uint64_t *lo_ns, uint64_t *hi_ns, uint64_t *count)
+{
+	return sb_hist_next(hist, cursor, lo_ns, hi_ns, count);
+}
+
+const struct sb_host sb_host_services = {
+	.size = sizeof(struct sb_host),
+	.abi_major = SB_ABI_MAJOR,
+	.abi_minor = SB_ABI_MINOR,
+	.version = SB_VERSION_STRING,
+	.log = host_log,
+	.error = host_error,
+	.now_ns = host_now_ns,
+	.fact = host_fact,
+	.print = host_print,
+	.write = host_write,
+	.alloc = host_alloc,
+	.hist_count = host_hist_count,
+	.hist_percentile = host_hist_percentile,
+	.hist_next = host_hist_next,
+};
+
+int sb_facts_init(struct sb_facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	return -pthread_mutex_init(&f->lock, NULL);
+}
+
+void sb_facts_free(struct sb_facts *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free((char *)f->items[i].key);
+		free((char *)f->items[i].value);
+	}
+	free(f->items);
+	pthread_mutex_destroy(&f->lock);
+	memset(f, 0, sizeof(*f));
+}

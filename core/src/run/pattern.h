@@ -1,0 +1,34 @@
+/*
+ * The built-in workload: fio's rw=/bs=/size= pattern, one stream per worker.
+ * Deterministic for a given randseed and clone index.
+ */
+#ifndef SB_PATTERN_H
+#define SB_PATTERN_H
+
+#include <stdint.h>
+
+#include <storbench/generator.h>
+
+struct sb_pattern {
+	uint64_t rng;
+	uint64_t bs;
+	uint64_t span;	  /* bytes of the file the pattern covers */
+	uint64_t base;	  /* first offset */
+	uint64_t nblocks; /* span / bs */
+	uint64_t seq_off; /* next sequential offset, relative to base */
+	uint64_t issued;  /* bytes issued in this loop */
+	uint64_t limit;	  /* bytes per loop */
+	int read_pct;	  /* 0..100 */
+	int random;
+	int wrap; /* time_based: start a new loop at the limit */
+};
+
+/* span and limit in bytes; read_pct 0..100. */
+void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
+		     uint64_t span, uint64_t limit, uint64_t bs, int read_pct,
+		     int random, int wrap);
+
+/* 0 with *s filled, or SB_GEN_END. */
+int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s);
+
+#endif

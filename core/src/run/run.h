@@ -1,0 +1,19 @@
+/* A whole run: every job of a job set, grouped, measured and reported. */
+#ifndef SB_RUN_H
+#define SB_RUN_H
+
+struct sb_ctx;
+struct sb_loader;
+struct sb_jobset;
+
+struct sb_run_opts {
+	const char *formats; /* --output-format, comma-separated */
+	const char *output;  /* --output, or NULL for stdout */
+};
+
+/* Returns an exit code: SB_EXIT_OK, SB_EXIT_JOB_ERROR or
+ * SB_EXIT_BAD_INPUT; the reason is logged. */
+int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
+	   const struct sb_jobset *set, const struct sb_run_opts *ro);
+
+#endif

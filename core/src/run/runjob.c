@@ -1,0 +1,217 @@
+/* A job's life on the main thread: setup, layout, clones, merge, report. */
+#include "runjob.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../loader/loader.h"
+#include "../util/str.h"
+
+static void job_fail(struct sb_runjob *rj, int code, const char *msg)
+{
+	if (rj->error)
+		return;
+	rj->error = code < 0 ? code : -EIO;
+	snprintf(rj->errmsg, sizeof(rj->errmsg), "job %s: %s", rj->def->name,
+		 msg);
+}
+
+/* fio's naming for a clone's own file: <job>.<clone>.<file>. */
+static int target_path(struct sb_runjob *rj, unsigned idx, char *buf,
+		       size_t len)
+{
+	char name[PATH_MAX];
+
+	if (rj->opts.filename)
+		return sb_strlcpy(buf, rj->opts.filename, len) < len ? 0 : -1;
+	snprintf(name, sizeof(name), "%s.%u.0", rj->def->name, idx);
+	return sb_join_path(buf, len,
+			    rj->opts.directory ? rj->opts.directory : ".", name,
+			    "")
+		       ? 0
+		       : -1;
+}
+
+static int needs_layout(const struct sb_runjob *rj)
+{
+	if (rj->eops->flags & SB_ENGINE_NO_FILES || !rj->opts.size)
+		return 0;
+	return rj->gen || sb_rw_read_pct(&rj->opts) > 0;
+}
+
+/* Reads of a new file must read real data, so write it out first, as fio
+ * does; a shared filename is laid out once. */
+static int lay_out(struct sb_runjob *rj)
+{
+	struct sb_worker *lw;
+	int rc = 0;
+
+	if (!needs_layout(rj))
+		return 0;
+	lw = calloc(1, sizeof(*lw));
+	if (!lw)
+		return -ENOMEM;
+	for (unsigned i = 0; i < rj->job.numjobs && !rc; i++) {
+		if (i && rj->opts.filename)
+			break;
+		memset(lw, 0, sizeof(*lw));
+		lw->rj = rj;
+		lw->idx = i;
+		lw->layout = 1;
+		memcpy(lw->path, rj->workers[i].path, sizeof(lw->path));
+		rc = sb_worker_run(lw);
+		if (rc) {
+			char msg[SB_ERRMSG_MAX];
+
+			snprintf(msg, sizeof(msg), "laying out %s: %s",
+				 lw->path, lw->errmsg);
+			job_fail(rj, rc, msg);
+		}
+		sb_worker_free(lw);
+	}
+	free(lw);
+	return rc;
+}
+
+static void *worker_main(void *arg)
+{
+	sb_worker_run(arg);
+	return NULL;
+}
+
+void sb_runjob_start(struct sb_runjob *rj)
+{
+	unsigned n = rj->job.numjobs;
+	int rc;
+
+	sb_handle_init(&rj->mh, rj->ctx, rj->engine->desc->name);
+	rj->mh.facts = &rj->facts;
+	sb_env_init(&rj->menv, &rj->mh, rj->engine_opts, NULL, &rj->job, 0);
+	rj->workers = calloc(n, sizeof(*rj->workers));
+	if (!rj->workers) {
+		job_fail(rj, -ENOMEM, "out of memory");
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		rj->workers[i].rj = rj;
+		rj->workers[i].idx = i;
+		if (target_path(rj, i, rj->workers[i].path,
+				sizeof(rj->workers[i].path))) {
+			job_fail(rj, -ENAMETOOLONG, "file name too long");
+			return;
+		}
+	}
+	if (rj->eops->setup) {
+		rc = rj->eops->setup(&rj->menv);
+		if (rc) {
+			char msg[SB_ERRMSG_MAX];
+
+			snprintf(msg, sizeof(msg), "%s setup: %s", rj->mh.who,
+				 sb_handle_errmsg(&rj->mh, rc));
+			job_fail(rj, rc, msg);
+			return;
+		}
+	}
+	rj->set_up = 1;
+	if (lay_out(rj))
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		rc = pthread_create(&rj->workers[i].thread, NULL, worker_main,
+				    &rj->workers[i]);
+		if (rc) {
+			job_fail(rj, -rc, "cannot start a worker thread");
+			return;
+		}
+		rj->nstarted++;
+	}
+}
+
+static double tv_sec(const struct timeval *a, const struct timeval *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	       (double)(b->tv_usec - a->tv_usec) / 1e6;
+}
+
+static void merge_worker(struct sb_runjob *rj, const struct sb_worker *w,
+			 double *usr, double *sys)
+{
+	const struct rusage *a = &w->ru_start, *b = &w->ru_end;
+	uint64_t rt = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
+
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		sb_dir_merge(&rj->dir[d], &w->dir[d]);
+	if (rt > rj->runtime_ns)
+		rj->runtime_ns = rt;
+	if (w->start_ns) {
+		*usr += tv_sec(&a->ru_utime, &b->ru_utime);
+		*sys += tv_sec(&a->ru_stime, &b->ru_stime);
+		rj->ctx_switches += (uint64_t)(b->ru_nvcsw - a->ru_nvcsw) +
+				    (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
+		rj->majflt += (uint64_t)(b->ru_majflt - a->ru_majflt);
+		rj->minflt += (uint64_t)(b->ru_minflt - a->ru_minflt);
+	}
+	if (w->error)
+		job_fail(rj, w->error, w->errmsg);
+}
+
+int sb_runjob_wait(struct sb_runjob *rj)
+{
+	double usr = 0, sys = 0;
+
+	for (unsigned i = 0; i < rj->nstarted; i++) {
+		pthread_join(rj->workers[i].thread, NULL);
+		merge_worker(rj, &rj->workers[i], &usr, &sys);
+	}
+	if (rj->runtime_ns) {
+		double secs = (double)rj->runtime_ns / 1e9;
+
+		rj->usr_cpu = usr / secs * 100.0;
+		rj->sys_cpu = sys / secs * 100.0;
+	}
+	if (rj->set_up && rj->eops->report) {
+		int rc = rj->eops->report(&rj->menv);
+
+		if (rc) {
+			char msg[SB_ERRMSG_MAX];
+
+			snprintf(msg, sizeof(msg), "%s report: %s", rj->mh.who,
+				 sb_handle_errmsg(&rj->mh, rc));
+			job_fail(rj, rc, msg);
+		}
+	}
+	if (rj->set_up && rj->eops->teardown)
+		rj->eops->teardown(&rj->menv);
+	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)
+		sb_worker_free(&rj->workers[i]);
+	free(rj->workers);
+	rj->workers = NULL;
+	sb_handle_release(&rj->mh);
+	sb_runjob_result(rj);
+	return rj->error;
+}
+
+void sb_runjob_result(struct sb_runjob *rj)
+{
+	struct sb_job_result *r = &rj->result;
+
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	r->name = rj->def->name;
+	r->engine = rj->engine->desc->name;
+	r->groupid = rj->groupid;
+	r->numjobs = rj->job.numjobs;
+	r->error = rj->error;
+	r->errmsg = rj->errmsg;
+	r->runtime_ns = rj->runtime_ns;
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		sb_dir_view(&rj->dir[d], rj->runtime_ns, &r->dir[d]);
+	r->usr_cpu = rj->usr_cpu;
+	r->sys_cpu = rj->sys_cpu;
+	r->ctx_switches = rj->ctx_switches;
+	r->majflt = rj->majflt;
+	r->minflt = rj->minflt;
+	r->facts = rj->facts.items;
+	r->nfacts = rj->facts.n;
+}

@@ -1,0 +1,371 @@
+/*
+ * One clone of a job: set the engine up, run the I/O loop, measure every
+ * completion into the worker's own accumulators (no locks on this path),
+ * tear down. The same loop lays files out before a read job, unmeasured.
+ */
+#include "runjob.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../loader/loader.h"
+
+static const char *const ddir_names[] = {"read", "write", "trim", "", "sync"};
+
+static uint64_t now_ns(void)
+{
+	return sb_host_services.now_ns();
+}
+
+static int fail(struct sb_worker *w, int code, const char *fmt, ...)
+	SB_PRINTF(3, 4);
+
+static int fail(struct sb_worker *w, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->error)
+		return w->error;
+	va_start(ap, fmt);
+	vsnprintf(w->errmsg, sizeof(w->errmsg), fmt, ap);
+	va_end(ap);
+	w->error = code < 0 ? code : -EIO;
+	return w->error;
+}
+
+static int hook_failed(struct sb_worker *w, struct sb_handle *h, int code,
+		       const char *hook)
+{
+	return fail(w, code, "%s %s: %s", h->who, hook,
+		    sb_handle_errmsg(h, code));
+}
+
+static int io_failed(struct sb_worker *w, const struct sb_io *io)
+{
+	char why[128];
+
+	if (io->result < 0)
+		snprintf(why, sizeof(why), "%s", strerror((int)-io->result));
+	else
+		snprintf(why, sizeof(why), "short %s: %lld of %llu bytes",
+			 ddir_names[io->ddir], (long long)io->result,
+			 (unsigned long long)io->length);
+	return fail(w, io->result < 0 ? (int)io->result : -EIO,
+		    "%s error on %s at offset %llu, length %llu: %s",
+		    ddir_names[io->ddir], io->file->path,
+		    (unsigned long long)io->offset,
+		    (unsigned long long)io->length, why);
+}
+
+static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
+		    int async)
+{
+	const struct sb_io *io = &s->io;
+	struct sb_dir_acc *d;
+
+	if (io->ddir >= SB_DDIR_COUNT)
+		return io->result < 0 ? io_failed(w, io) : 0;
+	d = &w->dir[io->ddir];
+	if (io->result < 0 || (uint64_t)io->result != io->length) {
+		d->errors++;
+		return io_failed(w, io);
+	}
+	if (w->layout)
+		return 0;
+	d->ios++;
+	d->bytes += io->length;
+	sb_lat_add(&d->lat, now - s->issue_ns);
+	if (async) {
+		sb_lat_add(&d->slat, s->submit_ns - s->issue_ns);
+		sb_lat_add(&d->clat, now - s->submit_ns);
+	} else {
+		sb_lat_add(&d->clat, now - s->issue_ns);
+	}
+	return 0;
+}
+
+static int next_spec(struct sb_worker *w, struct sb_io_spec *spec)
+{
+	const struct sb_runjob *rj = w->rj;
+	int rc;
+
+	if (w->layout || !rj->gen)
+		return sb_pattern_next(&w->pat, spec);
+	rc = rj->gops->next(&w->genv, spec);
+	if (rc < 0)
+		return hook_failed(w, &w->gh, rc, "next");
+	if (rc == 0 && (spec->file != 0 || spec->ddir >= SB_DDIR_COUNT ||
+			spec->length == 0 || spec->length > rj->opts.bs))
+		return fail(w, -EINVAL,
+			    "generator %s yielded an I/O the job cannot do "
+			    "(file %u, %llu bytes)",
+			    rj->gen->desc->name, spec->file,
+			    (unsigned long long)spec->length);
+	return rc;
+}
+
+static void return_slot(struct sb_worker *w, struct sb_ioslot *s)
+{
+	w->free_slots[w->nfree++] = s;
+}
+
+static struct sb_ioslot *slot_of(struct sb_io *io)
+{
+	return (struct sb_ioslot *)((char *)io -
+				    offsetof(struct sb_ioslot, io));
+}
+
+/* Reap at least one completion; t is set to when they were seen. */
+static int reap(struct sb_worker *w, unsigned *inflight, uint64_t *t)
+{
+	const struct sb_engine_ops *ops = w->rj->eops;
+	int n = ops->getevents(&w->eenv, 1, *inflight, 0);
+
+	if (n < 0)
+		return hook_failed(w, &w->eh, n, "getevents");
+	if (n == 0 || (unsigned)n > *inflight)
+		return fail(w, -EPROTO, "%s getevents returned %d of %u",
+			    w->eh.who, n, *inflight);
+	*t = now_ns();
+	for (int i = 0; i < n; i++) {
+		struct sb_io *io = ops->event(&w->eenv, (unsigned)i);
+
+		if (!io)
+			return fail(w, -EPROTO, "%s event(%d) returned NULL",
+				    w->eh.who, i);
+		(*inflight)--;
+		complete(w, slot_of(io), *t, 1);
+		return_slot(w, slot_of(io));
+	}
+	return w->error;
+}
+
+static int io_loop(struct sb_worker *w)
+{
+	const struct sb_runjob *rj = w->rj;
+	const struct sb_engine_ops *ops = rj->eops;
+	struct sb_ioslot *pending = NULL;
+	unsigned inflight = 0, nqueued = 0;
+	uint64_t deadline = UINT64_MAX, t;
+	int end = 0;
+
+	if (!w->layout && rj->opts.runtime_ns)
+		deadline = w->start_ns + rj->opts.runtime_ns;
+	while (!w->error) {
+		while (!end && !w->error && inflight < w->depth) {
+			struct sb_ioslot *s = pending;
+			int q;
+
+			if (!s) {
+				struct sb_io_spec spec;
+				int g = next_spec(w, &spec);
+
+				if (g) {
+					end = 1;
+					break;
+				}
+				s = w->free_slots[--w->nfree];
+				s->io.ddir = spec.ddir;
+				s->io.offset = spec.offset;
+				s->io.length = spec.length;
+			}
+			pending = NULL;
+			s->io.result = 0;
+			s->io.engine_data = 0;
+			s->issue_ns = now_ns();
+			q = ops->queue(&w->eenv, &s->io);
+			if (q == SB_Q_COMPLETED) {
+				t = now_ns();
+				complete(w, s, t, 0);
+				return_slot(w, s);
+				if (t >= deadline)
+					end = 1;
+			} else if (q == SB_Q_QUEUED) {
+				w->queued[nqueued++] = s;
+				inflight++;
+			} else if (q == SB_Q_BUSY && inflight) {
+				pending = s;
+				break;
+			} else {
+				return_slot(w, s);
+				hook_failed(w, &w->eh, q < 0 ? q : -EPROTO,
+					    "queue");
+			}
+		}
+		if (nqueued) {
+			int c = ops->commit ? ops->commit(&w->eenv) : 0;
+
+			if (c < 0)
+				hook_failed(w, &w->eh, c, "commit");
+			t = now_ns();
+			while (nqueued)
+				w->queued[--nqueued]->submit_ns = t;
+		}
+		if (!inflight) {
+			if (end)
+				break;
+			continue;
+		}
+		if (reap(w, &inflight, &t) == 0 && t >= deadline)
+			end = 1;
+	}
+	/* After an error, still collect what is in flight: the engine must not
+	 * be left holding buffers we are about to free. */
+	while (inflight && reap(w, &inflight, &t) != -EPROTO)
+		;
+	if (pending)
+		return_slot(w, pending);
+	return w->error;
+}
+
+static int alloc_slots(struct sb_worker *w)
+{
+	const struct sb_runjob *rj = w->rj;
+	uint64_t bs = rj->opts.bs;
+	int need_data = !(rj->eops->flags & SB_ENGINE_NO_DATA);
+
+	w->depth = w->layout ? 1 : rj->job.iodepth;
+	w->slots = calloc(w->depth, sizeof(*w->slots));
+	w->free_slots = calloc(w->depth, sizeof(*w->free_slots));
+	w->queued = calloc(w->depth, sizeof(*w->queued));
+	if (!w->slots || !w->free_slots || !w->queued)
+		return fail(w, -ENOMEM, "out of memory for %u I/Os", w->depth);
+	if (need_data) {
+		uint64_t total = bs * w->depth, seed = 0x5eed ^ w->idx;
+
+		if (total / w->depth != bs ||
+		    posix_memalign(&w->bufs, 4096, total))
+			return fail(w, -ENOMEM,
+				    "out of memory for %u buffers of %llu "
+				    "bytes",
+				    w->depth, (unsigned long long)bs);
+		/* Data that neither compresses nor dedupes to nothing. */
+		for (uint64_t i = 0; i + 8 <= total; i += 8) {
+			seed = seed * 6364136223846793005ULL +
+			       1442695040888963407ULL;
+			memcpy((char *)w->bufs + i, &seed, 8);
+		}
+	}
+	for (unsigned i = 0; i < w->depth; i++) {
+		w->slots[i].io.file = &w->file;
+		w->slots[i].io.buf =
+			need_data ? (char *)w->bufs + i * bs : NULL;
+		w->free_slots[w->nfree++] = &w->slots[i];
+	}
+	return 0;
+}
+
+static int open_target(struct sb_worker *w)
+{
+	const struct sb_engine_ops *ops = w->rj->eops;
+	int rc;
+
+	w->file.path = w->path;
+	w->file.want_bytes = w->rj->opts.size;
+	w->file.fd = -1;
+	if (!ops->open_file)
+		return 0;
+	rc = ops->open_file(&w->eenv, &w->file);
+	return rc ? hook_failed(w, &w->eh, rc, "open") : 0;
+}
+
+/* Where the pattern goes; 0 when there is nothing to do. */
+static void plan(struct sb_worker *w)
+{
+	const struct sb_runjob *rj = w->rj;
+	const struct sb_job_opts *o = &rj->opts;
+	uint64_t size = o->size ? o->size : w->file.real_size;
+
+	if (w->layout) {
+		uint64_t from = w->file.real_size / o->bs * o->bs;
+
+		if (from > size)
+			from = size;
+		sb_pattern_init(&w->pat, 0, from, size - from, size - from,
+				o->bs, 0, 0, 0);
+		return;
+	}
+	sb_pattern_init(&w->pat, (uint64_t)o->randseed * 0x9e37ULL + w->idx, 0,
+			size, size, o->bs, sb_rw_read_pct(o),
+			sb_rw_is_random(o->rw), o->time_based);
+}
+
+static int start_generator(struct sb_worker *w)
+{
+	const struct sb_runjob *rj = w->rj;
+	int rc;
+
+	if (w->layout || !rj->gen)
+		return 0;
+	sb_handle_init(&w->gh, rj->ctx, rj->gen->desc->name);
+	if (rj->gops->state_size &&
+	    !(w->gstate = calloc(1, rj->gops->state_size)))
+		return fail(w, -ENOMEM, "out of memory");
+	sb_env_init(&w->genv, &w->gh, rj->gen_opts, w->gstate, &rj->job,
+		    w->idx);
+	rc = rj->gops->init ? rj->gops->init(&w->genv) : 0;
+	if (rc)
+		return hook_failed(w, &w->gh, rc, "init");
+	w->gen_live = 1;
+	return 0;
+}
+
+int sb_worker_run(struct sb_worker *w)
+{
+	const struct sb_runjob *rj = w->rj;
+	const struct sb_engine_ops *ops = rj->eops;
+	int rc = 0, inited = 0, opened = 0;
+
+	sb_handle_init(&w->eh, rj->ctx, rj->engine->desc->name);
+	w->eh.facts = (struct sb_facts *)&rj->facts;
+	if (ops->state_size && !(w->estate = calloc(1, ops->state_size)))
+		return fail(w, -ENOMEM, "out of memory");
+	sb_env_init(&w->eenv, &w->eh, rj->engine_opts, w->estate, &rj->job,
+		    w->idx);
+	if (ops->init) {
+		rc = ops->init(&w->eenv);
+		if (rc)
+			hook_failed(w, &w->eh, rc, "init");
+	}
+	inited = !rc;
+	if (!w->error && !open_target(w))
+		opened = 1;
+	if (!w->error && !rj->opts.size && !w->file.real_size)
+		fail(w, -EINVAL,
+		     "job %s: size= is not set and %s has no size to use",
+		     rj->def->name, w->path);
+	if (!w->error)
+		plan(w);
+	if (!w->error && !alloc_slots(w) && !start_generator(w)) {
+		getrusage(RUSAGE_THREAD, &w->ru_start);
+		w->start_ns = now_ns();
+		io_loop(w);
+		w->end_ns = now_ns();
+		getrusage(RUSAGE_THREAD, &w->ru_end);
+	}
+	if (w->gen_live && rj->gops->cleanup)
+		rj->gops->cleanup(&w->genv);
+	if (opened && ops->close_file) {
+		rc = ops->close_file(&w->eenv, &w->file);
+		if (rc)
+			hook_failed(w, &w->eh, rc, "close");
+	}
+	if (inited && ops->cleanup)
+		ops->cleanup(&w->eenv);
+	return w->error;
+}
+
+void sb_worker_free(struct sb_worker *w)
+{
+	sb_handle_release(&w->eh);
+	sb_handle_release(&w->gh);
+	free(w->estate);
+	free(w->gstate);
+	free(w->slots);
+	free(w->free_slots);
+	free(w->queued);
+	free(w->bufs);
+}

@@ -1,0 +1,45 @@
+/*
+ * The core's context: every piece of mutable state of a storbench run hangs
+ * off one struct sb_ctx, made by main() and passed down; the core has no
+ * mutable globals.
+ */
+#ifndef SB_CTX_H
+#define SB_CTX_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <storbench/plugin.h>
+
+#define SB_ERRMSG_MAX 1024
+
+struct sb_loader;
+
+struct sb_ctx {
+	char err[SB_ERRMSG_MAX]; /* last error; main thread only */
+	int log_level;		 /* enum sb_log_level */
+	struct sb_loader *loader;
+};
+
+/* Exit codes, as the CLI documents them. */
+enum {
+	SB_EXIT_OK = 0,
+	SB_EXIT_JOB_ERROR = 1,
+	SB_EXIT_BAD_INPUT = 2,
+};
+
+/* Store a message in ctx->err and return code (a negative errno). */
+int sb_err(struct sb_ctx *ctx, int code, const char *fmt, ...) SB_PRINTF(3, 4);
+int sb_verr(struct sb_ctx *ctx, int code, const char *fmt, va_list ap);
+
+/* Put prefix and ": " before the message already in ctx->err. */
+int sb_err_prefix(struct sb_ctx *ctx, int code, const char *prefix);
+
+/* Log to stderr as "storbench: [who: ]message", one write per line so lines
+ * of concurrent threads never interleave. */
+void sb_log(const struct sb_ctx *ctx, enum sb_log_level level, const char *who,
+	    const char *fmt, ...) SB_PRINTF(4, 5);
+void sb_vlog(const struct sb_ctx *ctx, enum sb_log_level level, const char *who,
+	     const char *fmt, va_list ap);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * null: completes every I/O without touching data, so a run measures only
+ * storbench's own per-I/O cost. At iodepth 1 it completes in queue(); deeper,
+ * it completes queued I/Os when reaped, exercising the asynchronous path.
+ */
+#include <errno.h>
+#include <stddef.h>
+
+#include <storbench/engine.h>
+
+struct null_state {
+	struct sb_io **queued; /* iodepth entries, from host->alloc */
+	struct sb_io **done;
+	unsigned nqueued;
+	unsigned ndone;
+};
+
+static int null_init(struct sb_env *env)
+{
+	struct null_state *s = env->state;
+	size_t n = env->job->iodepth;
+
+	s->queued = env->host->alloc(env->handle, n * sizeof(*s->queued));
+	s->done = env->host->alloc(env->handle, n * sizeof(*s->done));
+	if (!s->queued || !s->done)
+		return env->host->error(env->handle, -ENOMEM,
+					"no memory for %zu I/Os", n);
+	return 0;
+}
+
+static int null_open(struct sb_env *env, struct sb_file *f)
+{
+	f->real_size = env->job->file_bytes;
+	return 0;
+}
+
+static int null_queue(struct sb_env *env, struct sb_io *io)
+{
+	struct null_state *s = env->state;
+
+	io->result = (int64_t)io->length;
+	if (env->job->iodepth == 1)
+		return SB_Q_COMPLETED;
+	if (s->nqueued == env->job->iodepth)
+		return SB_Q_BUSY;
+	s->queued[s->nqueued++] = io;
+	return SB_Q_QUEUED;
+}
+
+static int null_getevents(struct sb_env *env, unsigned min, unsigned max,
+			  uint64_t timeout_ns)
+{
+	struct null_state *s = env->state;
+	unsigned n = s->nqueued < max ? s->nqueued : max;
+
+	(void)timeout_ns;
+	if (n < min)
+		return env->host->error(env->handle, -EINVAL,
+					"asked for %u completions, %u queued",
+					min, s->nqueued);
+	for (unsigned i = 0; i < n; i++)
+		s->done[i] = s->queued[i];
+	/* Keep what was not reaped, in order. */
+	for (unsigned i = n; i < s->nqueued; i++)
+		s->queued[i - n] = s->queued[i];
+	s->nqueued -= n;
+	s->ndone = n;
+	return (int)n;
+}
+
+static struct sb_io *null_event(struct sb_env *env, unsigned index)
+{
+	struct null_state *s = env->state;
+
+	return index < s->ndone ? s->done[index] : NULL;
+}
+
+static const struct sb_engine_ops null_ops = {
+	.size = sizeof(struct sb_engine_ops),
+	.flags = SB_ENGINE_ASYNC | SB_ENGINE_NO_FILES | SB_ENGINE_NO_DATA |
+		 SB_ENGINE_DIRECT,
+	.state_size = sizeof(struct null_state),
+	.init = null_init,
+	.open_file = null_open,
+	.queue = null_queue,
+	.getevents = null_getevents,
+	.event = null_event,
+};
+
+SB_PLUGIN_DESCRIPTOR = {
+	.abi_major = SB_ABI_MAJOR,
+	.abi_minor = SB_ABI_MINOR,
+	.size = sizeof(struct sb_plugin_descriptor),
+	.kind = SB_KIND_ENGINE,
+	.name = "null",
+	.version = SB_PLUGIN_VERSION,
+	.license = "MIT",
+	.description = "completes every I/O at once; measures storbench itself",
+	.ops = &null_ops,
+};

@@ -1,0 +1,36 @@
+# Test registration. Every test speaks TAP, so `prove` runs the same
+# programs and scripts ctest does.
+include_guard(GLOBAL)
+
+set(SB_TEST_BIN_DIR ${CMAKE_BINARY_DIR}/tests/bin)
+set(SB_TEST_ENV
+    SB_SOURCE_DIR=${CMAKE_SOURCE_DIR}
+    SB_BUILD_DIR=${CMAKE_BINARY_DIR}
+    SB_BIN=${CMAKE_BINARY_DIR}/bin/storbench
+    SB_SANITIZE=${STORBENCH_SANITIZE}
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1)
+
+# sb_add_tap_test(<name> SOURCES <src>... [LIBS ...] [LABELS ...])
+function(sb_add_tap_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;LIBS;LABELS")
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE sb_tap ${ARG_LIBS})
+  set_target_properties(${name} PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY ${SB_TEST_BIN_DIR})
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES
+    LABELS "${ARG_LABELS}" ENVIRONMENT "${SB_TEST_ENV}")
+endfunction()
+
+# sb_add_shell_test(<script> [LABELS ...]): a bash script using tap.sh.
+function(sb_add_shell_test script)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "LABELS")
+  get_filename_component(base ${script} NAME_WE)
+  file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${script})
+  string(REGEX REPLACE "[/.]" "_" name "${rel}")
+  string(REGEX REPLACE "_sh$" "" name "${name}")
+  add_test(NAME ${name} COMMAND bash ${script})
+  set_tests_properties(${name} PROPERTIES
+    LABELS "${ARG_LABELS}" ENVIRONMENT "${SB_TEST_ENV}" TIMEOUT 300)
+endfunction()
