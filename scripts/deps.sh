@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install what building and testing storbench needs, from Debian 12's
+# packages. Idempotent: apt runs only when something is missing.
+set -euo pipefail
+
+pkgs=(build-essential cmake pkg-config libltdl-dev python3 valgrind procps)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+if ((${#missing[@]})); then
+	if ((EUID != 0)); then
+		echo "storbench: need root to install: ${missing[*]}" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

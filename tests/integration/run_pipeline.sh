@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The first pipeline end to end: job options -> runner -> engine -> normal
+# reporter, on the null and psync engines, with files in a temp dir.
+set -u
+source "$(dirname "$0")/../tap/tap.sh"
+sb_tmpdir T
+
+plan 22
+
+run() { "$SB_BIN" "$@" 2>"$T/err"; }
+
+# psync sequential write: the file ends up exactly size bytes, not zeros.
+out=$(run --name=w --ioengine=psync --rw=write --bs=4k --size=1m \
+	--filename="$T/w.dat")
+is "$?" 0 "psync sequential write exits 0"
+is "$(stat -c %s "$T/w.dat")" 1048576 "the file is exactly size bytes"
+like "$out" $'\n  write: IOPS=[0-9.]+[kM]?, BW=[0-9.]+[KMG]iB/s \\([0-9.]+[kMG]B/s\\)\\(1024KiB/[0-9]+msec\\)' \
+	"normal report: write IOPS, BW and the exact amount"
+ok "the written data is not all zeros" \
+	bash -c "! cmp -s -n 1048576 '$T/w.dat' /dev/zero"
+
+# psync read of that file, sequential and random: the whole size is read.
+out=$(run --name=r --ioengine=psync --rw=read --bs=4k --size=1m \
+	--filename="$T/w.dat")
+is "$?" 0 "psync sequential read exits 0"
+like "$out" $'  read: IOPS=.*\\(1024KiB/' "reads exactly size bytes"
+like "$out" 'clat \((nsec|usec|msec)\): min=[0-9]+, max=[0-9]+, avg=[0-9.]+, stdev=[0-9.]+' \
+	"completion latency line"
+like "$out" $'\n   READ: bw=.*io=1024KiB \\(1049kB\\)' "group summary"
+
+# A read job on a file that does not exist lays it out first, as fio does.
+out=$(run --name=lay --ioengine=psync --rw=randread --bs=8k --size=256k \
+	--directory="$T")
+is "$?" 0 "randread on a new file exits 0"
+is "$(stat -c %s "$T/lay.0.0")" 262144 \
+	"the file was laid out as <job>.<clone>.0 at full size"
+ok "and filled with data" bash -c "! cmp -s -n 262144 '$T/lay.0.0' /dev/zero"
+
+# numjobs: one file per clone, each read in full.
+out=$(run --name=multi --ioengine=psync --rw=read --bs=4k --size=64k \
+	--numjobs=3 --directory="$T")
+like "$out" 'multi: \(groupid=0, jobs=3\)' "numjobs=3 reported as jobs=3"
+like "$out" '\(192KiB/' "three clones read 3 x 64 KiB"
+ok "each clone has its own file" test -f "$T/multi.2.0"
+
+# null engine: synchronous at QD1, asynchronous deeper, mixed directions.
+out=$(run --name=n --ioengine=null --rw=randrw --rwmixread=50 --bs=4k \
+	--size=4m --iodepth=8)
+is "$?" 0 "null engine at iodepth 8 exits 0"
+like "$out" 'slat \(' "asynchronous path measures submission latency"
+like "$out" $'  read: IOPS=.*\n.*\n.*\n.*\n  write: IOPS=' \
+	"randrw reports both directions"
+
+# iodepth on a synchronous engine runs at depth 1 and says so once.
+out=$(run --name=s --ioengine=psync --rw=read --size=64k --iodepth=32 \
+	--filename="$T/w.dat")
+is "$(grep -c 'synchronous, iodepth=32 runs as iodepth=1' "$T/err")" 1 \
+	"a synchronous engine at iodepth=32 says so once"
+
+# time_based runs for runtime, wrapping over a small file.
+out=$(run --name=tb --ioengine=null --rw=read --size=64k --runtime=1 \
+	--time_based)
+ms=$(sed -n 's/.*run=\([0-9]*\)-\([0-9]*\)msec.*/\2/p' <<<"$out")
+ok "time_based ran about runtime=1 (${ms:-?} ms)" \
+	test "${ms:-0}" -ge 990 -a "${ms:-0}" -lt 3000
+
+# An I/O error is reported with file, offset, length and errno; what was
+# measured is still reported, and the exit status is 1.
+out=$(run --name=e --ioengine=psync --rw=write --size=64k \
+	--filename=/dev/full)
+is "$?" 1 "a job that fails exits 1"
+like "$(cat "$T/err")" 'write error on /dev/full at offset 0, length 4096: No space left on device' \
+	"the error names file, offset, length and errno"
+like "$out" 'e: \(groupid=0, jobs=1\): err= 28' "and the report still comes"
+
+done_testing
