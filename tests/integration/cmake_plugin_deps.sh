@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# sb_add_plugin(): a plugin whose pkg-config dependency is missing is skipped
+# with a message, never a broken build; one without builds.
+set -u
+source "$(dirname "$0")/../tap/tap.sh"
+sb_tmpdir T
+
+plan 5
+
+mkdir -p "$T/src/sdk/storbench"
+cp "$SB_SOURCE_DIR"/core/include/storbench/*.h "$T/src/sdk/storbench/"
+cat >"$T/src/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(deps_probe VERSION 1.2.3 LANGUAGES C)
+add_library(storbench_sdk INTERFACE)
+add_library(storbench::sdk ALIAS storbench_sdk)
+target_include_directories(storbench_sdk INTERFACE \${CMAKE_SOURCE_DIR}/sdk)
+include($SB_SOURCE_DIR/core/cmake/SbPlugin.cmake)
+sb_add_plugin(needs_nothing SOURCES p.c)
+sb_add_plugin(needs_missing SOURCES p.c PKG_DEPS storbench-no-such-lib)
+CMAKE
+cat >"$T/src/p.c" <<'C'
+#include <storbench/engine.h>
+static int p_queue(struct sb_env *env, struct sb_io *io)
+{
+	(void)env;
+	io->result = (int64_t)io->length;
+	return SB_Q_COMPLETED;
+}
+static const struct sb_engine_ops p_ops = {
+	.size = sizeof(struct sb_engine_ops), .queue = p_queue};
+SB_PLUGIN_DESCRIPTOR = {
+	.abi_major = SB_ABI_MAJOR, .abi_minor = SB_ABI_MINOR,
+	.size = sizeof(struct sb_plugin_descriptor), .kind = SB_KIND_ENGINE,
+	.name = "p", .version = SB_PLUGIN_VERSION, .license = "MIT",
+	.description = "probe", .ops = &p_ops};
+C
+
+out=$(cmake -S "$T/src" -B "$T/b" 2>&1)
+is "$?" 0 "configuring with a missing dependency succeeds"
+like "$out" "storbench: skipping plugin 'needs_missing': storbench-no-such-lib not found" \
+	"and says which plugin is skipped and why"
+ok "the build succeeds" cmake --build "$T/b"
+ok "the plugin without dependencies is built, with its project version" \
+	bash -c "test -f '$T/b/needs_nothing.so' && strings '$T/b/needs_nothing.so' | grep -qx 1.2.3"
+ok "the skipped plugin is not" test ! -e "$T/b/needs_missing.so"
+
+done_testing
