@@ -144,6 +144,24 @@ static int refuse(struct sb_loader *l, struct sb_ctx *ctx, const char *path,
 	return sb_err(ctx, -EINVAL, "refused plugin %s: %s", path, why);
 }
 
+static void copy_ops(struct sb_plugin *p)
+{
+	size_t have = *(const size_t *)p->desc->ops, room = sizeof(p->ops);
+
+	switch (p->desc->kind) {
+	case SB_KIND_ENGINE:
+		room = sizeof(p->ops.engine);
+		break;
+	case SB_KIND_GENERATOR:
+		room = sizeof(p->ops.generator);
+		break;
+	case SB_KIND_REPORTER:
+		room = sizeof(p->ops.reporter);
+		break;
+	}
+	memcpy(&p->ops, p->desc->ops, have < room ? have : room);
+}
+
 /* Load one file, validate it, register it. */
 static int load_path(struct sb_loader *l, struct sb_ctx *ctx, const char *file,
 		     struct sb_plugin **out)
@@ -206,6 +224,7 @@ static int load_path(struct sb_loader *l, struct sb_ctx *ctx, const char *file,
 	}
 	p->dl = dl;
 	p->desc = d;
+	copy_ops(p);
 	for (tail = &l->plugins; *tail; tail = &(*tail)->next)
 		;
 	*tail = p;

@@ -9,7 +9,10 @@
 
 #include <stddef.h>
 
+#include <storbench/engine.h>
+#include <storbench/generator.h>
 #include <storbench/plugin.h>
+#include <storbench/reporter.h>
 
 struct sb_ctx;
 
@@ -17,6 +20,14 @@ struct sb_plugin {
 	char *path;
 	void *dl; /* lt_dlhandle */
 	const struct sb_plugin_descriptor *desc;
+	/* The plugin's ops copied into the host's layout: hooks beyond the
+	 * plugin's own table size are NULL, so the core calls any hook it
+	 * knows after a NULL check and never reads past an older table. */
+	union {
+		struct sb_engine_ops engine;
+		struct sb_generator_ops generator;
+		struct sb_reporter_ops reporter;
+	} ops;
 	struct sb_plugin *next;
 };
 

@@ -23,7 +23,7 @@ static int add(struct sb_ctx *ctx, struct sb_loader *loader,
 	r = &rs->v[rs->n++];
 	memset(r, 0, sizeof(*r));
 	r->plugin = p;
-	r->ops = p->desc->ops;
+	r->ops = &p->ops.reporter;
 	sb_handle_init(&r->h, ctx, p->desc->name);
 	r->h.out = rs->out;
 	r->opts = calloc(1, p->desc->options_size ? p->desc->options_size : 1);

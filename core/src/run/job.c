@@ -31,7 +31,7 @@ static int load_plugins(struct sb_ctx *ctx, struct sb_loader *loader,
 			    &rj->engine);
 	if (rc)
 		goto bad;
-	rj->eops = rj->engine->desc->ops;
+	rj->eops = &rj->engine->ops.engine;
 	rc = plugin_opts(ctx, rj->engine, &rj->engine_opts);
 	if (rc || !rj->opts.generator)
 		return rc;
@@ -41,7 +41,7 @@ static int load_plugins(struct sb_ctx *ctx, struct sb_loader *loader,
 			    &rj->gen);
 	if (rc)
 		goto bad;
-	rj->gops = rj->gen->desc->ops;
+	rj->gops = &rj->gen->ops.generator;
 	return plugin_opts(ctx, rj->gen, &rj->gen_opts);
 bad:
 	return sb_err_prefix(ctx, rc, where);

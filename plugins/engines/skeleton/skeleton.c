@@ -188,7 +188,9 @@ static int skeleton_queue(struct sb_env *env, struct sb_io *io)
  * the reporters print with the job's results. host->fact() copies key and
  * value. env->state is NULL here, as in setup: per-worker state belongs to the
  * workers, so a fact computed here comes from the job and the options. (A
- * worker may also call host->fact() itself, from its own thread.)
+ * worker may also call host->fact() itself, from its own thread.) The host
+ * calls report after a failed job too; the job's error says so, and these
+ * facts describe the target that was asked for, not that it worked.
  */
 static int skeleton_report(struct sb_env *env)
 {
@@ -198,7 +200,7 @@ static int skeleton_report(struct sb_env *env)
 
 	snprintf(value, sizeof(value), "%" PRIu64,
 		 env->job->file_bytes * env->job->numjobs);
-	rc = env->host->fact(env->handle, "skeleton.bytes_held", value);
+	rc = env->host->fact(env->handle, "skeleton.target_bytes", value);
 	if (!rc) {
 		snprintf(value, sizeof(value), "%" PRId64, o->fill);
 		rc = env->host->fact(env->handle, "skeleton.fill", value);
