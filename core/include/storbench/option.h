@@ -38,6 +38,14 @@ enum sb_opt_type {
 #define SB_UNIT_MS 1000000ULL
 #define SB_UNIT_S  1000000000ULL
 
+/* Option flags. */
+#define SB_OPTF_HIDDEN 0x1u /* accepted, but not listed by --cmdhelp */
+
+/*
+ * One option. Tables are arrays, so this structure's size is fixed for the
+ * whole ABI major: later minors give meaning to `reserved` (which a plugin
+ * leaves zero by using designated initializers) instead of growing it.
+ */
 struct sb_option {
 	const char *name;  /* required; [a-z0-9_]+ */
 	const char *alias; /* second accepted name, or NULL */
@@ -50,7 +58,9 @@ struct sb_option {
 	int64_t max;
 	const char *help;	    /* one line, for --cmdhelp/--enghelp */
 	const char *const *choices; /* SB_OPT_ENUM: NULL-terminated names */
-	uint64_t unit; /* SB_OPT_TIME: SB_UNIT_*; 0 means seconds */
+	uint64_t unit;		 /* SB_OPT_TIME: SB_UNIT_*; 0 means seconds */
+	unsigned flags;		 /* SB_OPTF_* */
+	const void *reserved[3]; /* zero */
 };
 
 /* A table ends with an entry whose name is NULL. */

@@ -81,6 +81,10 @@ static int validate_options(const struct sb_plugin_descriptor *d, char *why,
 			return fail(why, len,
 				    "option '%s' lies outside options_size",
 				    o->name);
+		if (o->reserved[0] || o->reserved[1] || o->reserved[2])
+			return fail(why, len,
+				    "option '%s' sets reserved fields",
+				    o->name);
 		if (o->type == SB_OPT_ENUM && !o->choices)
 			return fail(why, len,
 				    "required field 'choices' of option '%s' "
