@@ -6,6 +6,7 @@
 #include "loader.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -172,6 +173,7 @@ static int load_path(struct sb_loader *l, struct sb_ctx *ctx, const char *file,
 	lt_dladvise advise;
 	lt_dlhandle dl;
 	struct stat st;
+	void *probe;
 
 	if (stat(file, &st) != 0)
 		return sb_err(ctx, -errno, "cannot load plugin %s: %s", file,
@@ -187,10 +189,29 @@ static int load_path(struct sb_loader *l, struct sb_ctx *ctx, const char *file,
 		return 0;
 	}
 
-	if (lt_dladvise_init(&advise) || lt_dladvise_local(&advise))
+	/* Bind every symbol now: a plugin using a symbol nothing defines is
+	 * refused here instead of killing the process at its first call, and
+	 * dlerror() names the cause, where libltdl says "file not found" for
+	 * any file it found but could not load. Holding the probe until
+	 * libltdl has the file open makes that open reuse this one. */
+	probe = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!probe) {
+		const char *e = dlerror();
+		size_t plen = strlen(path);
+
+		if (e && strncmp(e, path, plen) == 0 && e[plen] == ':')
+			e += plen + 1 + (e[plen + 1] == ' ');
+		snprintf(why, sizeof(why), "cannot be loaded: %s",
+			 e ? e : "unknown error");
+		return refuse(l, ctx, path, why);
+	}
+	if (lt_dladvise_init(&advise) || lt_dladvise_local(&advise)) {
+		dlclose(probe);
 		return sb_err(ctx, -ENOMEM, "libltdl: %s", lt_dlerror());
+	}
 	dl = lt_dlopenadvise(path, advise);
 	lt_dladvise_destroy(&advise);
+	dlclose(probe);
 	if (!dl) {
 		snprintf(why, sizeof(why), "cannot be loaded: %s",
 			 lt_dlerror());
@@ -232,13 +253,19 @@ static int load_path(struct sb_loader *l, struct sb_ctx *ctx, const char *file,
 	return 0;
 }
 
+static const char *article(enum sb_plugin_kind kind)
+{
+	return kind == SB_KIND_ENGINE ? "an" : "a";
+}
+
 static int kind_matches(struct sb_ctx *ctx, const struct sb_plugin *p,
 			enum sb_plugin_kind kind)
 {
 	if (p->desc->kind == kind)
 		return 0;
-	return sb_err(ctx, -EINVAL, "plugin '%s' (%s) is a %s, not a %s",
-		      p->desc->name, p->path, sb_kind_name(p->desc->kind),
+	return sb_err(ctx, -EINVAL, "plugin '%s' (%s) is %s %s, not %s %s",
+		      p->desc->name, p->path, article(p->desc->kind),
+		      sb_kind_name(p->desc->kind), article(kind),
 		      sb_kind_name(kind));
 }
 

@@ -1,0 +1,6 @@
+/* Built for a newer ABI minor than the host's: it may rely on fields the
+ * host does not have yet. */
+#include "sb_test_plugin.h"
+
+SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "abi_minor",
+	       .ops = &sb_test_engine_ops, .abi_minor = SB_ABI_MINOR + 1);

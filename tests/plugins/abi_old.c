@@ -1,0 +1,6 @@
+/* Built for the previous ABI major: an older major is no more compatible
+ * than a newer one. */
+#include "sb_test_plugin.h"
+
+SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "abi_old",
+	       .ops = &sb_test_engine_ops, .abi_major = SB_ABI_MAJOR - 1);

@@ -1,0 +1,6 @@
+/* A correct engine from outside the search path, loaded by its path: it
+ * completes every I/O at once without touching data. */
+#include "sb_test_plugin.h"
+
+SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "extnull",
+	       .ops = &sb_test_engine_ops);

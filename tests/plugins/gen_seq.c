@@ -1,0 +1,67 @@
+/*
+ * gen_seq: reads the file sequentially in blocks of the job's bs, then ends;
+ * seq_ios= stops it sooner. It only ever reads, whatever rw= says, so a job
+ * with rw=write that reports reads shows the generator drove it, not the
+ * built-in fio pattern.
+ */
+#include <errno.h>
+
+#include "sb_test_plugin.h"
+
+struct gen_seq_opts {
+	int64_t seq_ios;
+};
+
+struct gen_seq_state {
+	uint64_t offset;
+	int64_t issued;
+};
+
+static const struct sb_option gen_seq_options[] = {
+	{.name = "seq_ios",
+	 .type = SB_OPT_INT,
+	 .offset = offsetof(struct gen_seq_opts, seq_ios),
+	 .min = 0,
+	 .max = INT64_MAX,
+	 .help = "stop after this many I/Os (0: read the file once)"},
+	SB_OPTION_END,
+};
+
+static int gen_seq_init(struct sb_env *env)
+{
+	if (!env->job->file_bytes || !env->job->bs[SB_DDIR_READ])
+		return env->host->error(env->handle, -EINVAL,
+					"needs size= and bs=");
+	return 0;
+}
+
+static int gen_seq_next(struct sb_env *env, struct sb_io_spec *spec)
+{
+	const struct gen_seq_opts *o = env->opts;
+	struct gen_seq_state *s = env->state;
+	uint64_t bs = env->job->bs[SB_DDIR_READ];
+	uint64_t left = env->job->file_bytes - s->offset;
+
+	if (!left || (o->seq_ios && s->issued == o->seq_ios))
+		return SB_GEN_END;
+	spec->ddir = SB_DDIR_READ;
+	spec->file = 0;
+	spec->offset = s->offset;
+	spec->length = left < bs ? left : bs;
+	spec->think_ns = 0;
+	s->offset += spec->length;
+	s->issued++;
+	return 0;
+}
+
+static const struct sb_generator_ops gen_seq_ops = {
+	.size = sizeof(struct sb_generator_ops),
+	.state_size = sizeof(struct gen_seq_state),
+	.init = gen_seq_init,
+	.next = gen_seq_next,
+};
+
+SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "gen_seq",
+	       .description = "sequential reads of the whole file, then done",
+	       .ops = &gen_seq_ops, .options = gen_seq_options,
+	       .options_size = sizeof(struct gen_seq_opts));

@@ -1,0 +1,41 @@
+/*
+ * A correct generator whose ops table, by its size, ends with next; the
+ * cleanup hook past that size is a trap the host must never reach. It
+ * yields one read of the job's bs, then ends.
+ */
+#include "sb_test_plugin.h"
+
+struct tail_gen_state {
+	int done;
+};
+
+static int tail_gen_next(struct sb_env *env, struct sb_io_spec *spec)
+{
+	struct tail_gen_state *s = env->state;
+
+	if (s->done)
+		return SB_GEN_END;
+	s->done = 1;
+	spec->ddir = SB_DDIR_READ;
+	spec->file = 0;
+	spec->offset = 0;
+	spec->length = env->job->bs[SB_DDIR_READ];
+	spec->think_ns = 0;
+	return 0;
+}
+
+static void tail_gen_cleanup(struct sb_env *env)
+{
+	(void)env;
+	sb_test_trap("cleanup");
+}
+
+static const struct sb_generator_ops tail_gen_ops = {
+	.size = SB_TEST_SIZE_TO(struct sb_generator_ops, next),
+	.state_size = sizeof(struct tail_gen_state),
+	.next = tail_gen_next,
+	.cleanup = tail_gen_cleanup,
+};
+
+SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "tail_gen",
+	       .ops = &tail_gen_ops);
