@@ -3,7 +3,10 @@
 # packages. Idempotent: apt runs only when something is missing.
 set -euo pipefail
 
-pkgs=(build-essential cmake pkg-config libltdl-dev python3 valgrind procps)
+# fio is the reference the compatibility tests compare against; clang and
+# its runtime build the job-file fuzzer.
+pkgs=(build-essential cmake pkg-config libltdl-dev python3 valgrind procps
+	fio clang libclang-rt-14-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do

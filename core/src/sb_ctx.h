@@ -19,6 +19,10 @@ struct sb_ctx {
 	char err[SB_ERRMSG_MAX]; /* last error; main thread only */
 	int log_level;		 /* enum sb_log_level */
 	struct sb_loader *loader;
+	/* Options already warned about (static names), so each warning is
+	 * said once per run however many jobs use the option. */
+	const char *warned[64];
+	size_t nwarned;
 };
 
 /* Exit codes, as the CLI documents them. */

@@ -9,6 +9,8 @@
 #define KIB 1024ULL
 #define MIB (1024ULL * 1024)
 
+static const uint64_t bs4k[SB_DDIR_COUNT] = {4 * KIB, 4 * KIB, 4 * KIB};
+
 int main(void)
 {
 	struct sb_pattern p, q;
@@ -16,9 +18,9 @@ int main(void)
 	uint64_t bytes = 0, n = 0, reads = 0, expect = 0;
 	int in_order = 1, aligned = 1, same = 1, differ = 0, rc;
 
-	plan(12);
+	plan(13);
 
-	sb_pattern_init(&p, 1, 0, 1 * MIB, 1 * MIB, 4 * KIB, 100, 0, 0);
+	sb_pattern_init(&p, 1, 0, 1 * MIB, 1 * MIB, bs4k, 100, 0, 0);
 	while ((rc = sb_pattern_next(&p, &s)) == 0) {
 		in_order &= s.offset == expect && s.ddir == SB_DDIR_READ;
 		expect += s.length;
@@ -31,15 +33,15 @@ int main(void)
 	is_int((long long)n, 256, "size/bs I/Os");
 
 	/* A limit that is not a multiple of bs ends with a short I/O. */
-	sb_pattern_init(&p, 1, 0, 1 * MIB, 10 * KIB, 4 * KIB, 0, 0, 0);
+	sb_pattern_init(&p, 1, 0, 1 * MIB, 10 * KIB, bs4k, 0, 0, 0);
 	bytes = 0;
 	while (sb_pattern_next(&p, &s) == 0)
 		bytes += s.length;
 	is_int((long long)bytes, 10 * KIB, "io limit is exact");
 
 	/* Random: aligned, in range, reproducible per seed. */
-	sb_pattern_init(&p, 42, 0, 64 * MIB, 64 * MIB, 4 * KIB, 100, 1, 0);
-	sb_pattern_init(&q, 42, 0, 64 * MIB, 64 * MIB, 4 * KIB, 100, 1, 0);
+	sb_pattern_init(&p, 42, 0, 64 * MIB, 64 * MIB, bs4k, 100, 1, 0);
+	sb_pattern_init(&q, 42, 0, 64 * MIB, 64 * MIB, bs4k, 100, 1, 0);
 	while (sb_pattern_next(&p, &s) == 0) {
 		sb_pattern_next(&q, &t);
 		aligned &= s.offset % (4 * KIB) == 0 &&
@@ -48,8 +50,8 @@ int main(void)
 	}
 	ok(aligned, "random offsets are block-aligned and inside the file");
 	ok(same, "the same seed gives the same stream");
-	sb_pattern_init(&p, 42, 0, 64 * MIB, 64 * MIB, 4 * KIB, 100, 1, 0);
-	sb_pattern_init(&q, 43, 0, 64 * MIB, 64 * MIB, 4 * KIB, 100, 1, 0);
+	sb_pattern_init(&p, 42, 0, 64 * MIB, 64 * MIB, bs4k, 100, 1, 0);
+	sb_pattern_init(&q, 43, 0, 64 * MIB, 64 * MIB, bs4k, 100, 1, 0);
 	for (int i = 0; i < 100; i++) {
 		sb_pattern_next(&p, &s);
 		sb_pattern_next(&q, &t);
@@ -60,7 +62,7 @@ int main(void)
 
 	/* rwmixread=70 over 100k I/Os: 70% within 4 standard deviations
 	 * (sd = sqrt(n p (1-p)) = 145). */
-	sb_pattern_init(&p, 7, 0, 4 * MIB, UINT64_MAX, 4 * KIB, 70, 1, 0);
+	sb_pattern_init(&p, 7, 0, 4 * MIB, UINT64_MAX, bs4k, 70, 1, 0);
 	for (n = 0; n < 100000; n++) {
 		sb_pattern_next(&p, &s);
 		reads += s.ddir == SB_DDIR_READ;
@@ -69,15 +71,33 @@ int main(void)
 	   "read share %.2f%% is 70%% within tolerance",
 	   (double)reads / 1000.0);
 
+	/* bs=4k,16k: each direction its own size and alignment. */
+	{
+		static const uint64_t split[SB_DDIR_COUNT] = {4 * KIB, 16 * KIB,
+							      4 * KIB};
+		int fits = 1;
+
+		sb_pattern_init(&p, 3, 0, 1 * MIB, UINT64_MAX, split, 50, 1, 0);
+		for (n = 0; n < 10000; n++) {
+			uint64_t want;
+
+			sb_pattern_next(&p, &s);
+			want = s.ddir == SB_DDIR_READ ? 4 * KIB : 16 * KIB;
+			fits &= s.length == want && s.offset % want == 0 &&
+				s.offset + s.length <= 1 * MIB;
+		}
+		ok(fits, "per-direction block sizes and alignment");
+	}
+
 	/* time_based: wraps instead of ending. */
-	sb_pattern_init(&p, 1, 0, 8 * KIB, 8 * KIB, 4 * KIB, 0, 0, 1);
+	sb_pattern_init(&p, 1, 0, 8 * KIB, 8 * KIB, bs4k, 0, 0, 1);
 	for (n = 0; n < 5; n++)
 		rc = sb_pattern_next(&p, &s);
 	ok(rc == 0 && s.offset == 0, "time_based wraps to the start");
 	is_int(s.ddir, SB_DDIR_WRITE, "read_pct 0 writes");
 
 	/* A span smaller than one block has nothing to do. */
-	sb_pattern_init(&p, 1, 0, 100, 100, 4 * KIB, 100, 1, 1);
+	sb_pattern_init(&p, 1, 0, 100, 100, bs4k, 100, 1, 1);
 	is_int(sb_pattern_next(&p, &s), SB_GEN_END,
 	       "a file smaller than bs yields no I/O, even time_based");
 	return done_testing();

@@ -18,6 +18,7 @@
 #include "../run/run.h"
 #include "../sb_ctx.h"
 #include "../util/str.h"
+#include "help.h"
 #include "list.h"
 
 #define SB_MAX_PLUGIN_DIRS 64
@@ -29,6 +30,12 @@ struct cli {
 	const char *output;
 	int list_plugins;
 	int run_default;
+	int parse_only;
+	int showcmd;
+	const char *cmdhelp; /* NULL: not asked; "": all */
+	const char *enghelp; /* likewise */
+	const char *sections[64];
+	size_t nsections;
 	struct sb_jobset jobs;
 };
 
@@ -45,6 +52,16 @@ static void usage(FILE *f)
 	      "after it belong to it\n"
 	      "                         (--name=global sets defaults for "
 	      "the jobs after it)\n"
+	      "  --section=NAME         run only this job of the job files "
+	      "(repeatable)\n"
+	      "  --parse-only           check the jobs and plugins, run "
+	      "nothing\n"
+	      "  --showcmd              print the jobs as one command line\n"
+	      "  --cmdhelp[=OPTION]     list the job options, or describe "
+	      "one\n"
+	      "  --enghelp[=ENGINE[,OPTION]]\n"
+	      "                         list the engines, an engine's "
+	      "options, or one option\n"
 	      "  --output-format=LIST   reporters, comma-separated "
 	      "(default: normal)\n"
 	      "  --output=FILE          write the reports to FILE instead "
@@ -118,6 +135,24 @@ static int parse_args(struct sb_ctx *ctx, struct cli *c, int argc, char **argv)
 			c->list_plugins = 1;
 		} else if (strcmp(a, "--default") == 0) {
 			c->run_default = 1;
+		} else if (strcmp(a, "--parse-only") == 0) {
+			c->parse_only = 1;
+		} else if (strcmp(a, "--showcmd") == 0) {
+			c->showcmd = 1;
+		} else if (strcmp(a, "--cmdhelp") == 0) {
+			c->cmdhelp = "";
+		} else if (strncmp(a, "--cmdhelp=", 10) == 0) {
+			c->cmdhelp = a + 10;
+		} else if (strcmp(a, "--enghelp") == 0) {
+			c->enghelp = "";
+		} else if (strncmp(a, "--enghelp=", 10) == 0) {
+			c->enghelp = a + 10;
+		} else if (strncmp(a, "--section=", 10) == 0) {
+			if (c->nsections ==
+			    sizeof(c->sections) / sizeof(c->sections[0]))
+				return bad_usage(ctx, "too many %s",
+						 "--section");
+			c->sections[c->nsections++] = a + 10;
 		} else if (strncmp(a, "--plugin-dir=", 13) == 0) {
 			if (c->nplugin_dirs == SB_MAX_PLUGIN_DIRS)
 				return bad_usage(ctx, "too many %s",
@@ -141,6 +176,26 @@ static int parse_args(struct sb_ctx *ctx, struct cli *c, int argc, char **argv)
 			}
 		}
 	}
+	return 0;
+}
+
+/* --section: keep only the named jobs (their globals stay applied). */
+static int keep_sections(struct sb_ctx *ctx, struct cli *c)
+{
+	for (size_t i = 0; i < c->nsections; i++) {
+		int found = 0;
+
+		for (const struct sb_jobdef *j = c->jobs.jobs; j; j = j->next)
+			found |=
+				j->name && strcmp(j->name, c->sections[i]) == 0;
+		if (!found) {
+			sb_log(ctx, SB_LOG_ERROR, NULL,
+			       "--section=%s: no job of that name",
+			       c->sections[i]);
+			return SB_EXIT_BAD_INPUT;
+		}
+	}
+	sb_jobset_keep(&c->jobs, c->sections, c->nsections);
 	return 0;
 }
 
@@ -212,7 +267,15 @@ int main(int argc, char **argv)
 		ro.formats = c.formats;
 	ro.output = c.output;
 
-	if (c.list_plugins) {
+	if (c.nsections && !code)
+		code = keep_sections(&ctx, &c);
+	if (code) {
+		/* a bad --section: said already */
+	} else if (c.cmdhelp) {
+		code = sb_cmdhelp(&ctx, c.cmdhelp);
+	} else if (c.enghelp) {
+		code = sb_enghelp(&ctx, &loader, c.enghelp);
+	} else if (c.list_plugins) {
 		code = sb_list_plugins(&ctx, &loader,
 				       c.formats &&
 					       strcmp(c.formats, "json") == 0);
@@ -221,6 +284,11 @@ int main(int argc, char **argv)
 	} else if (!sb_jobset_count(&c.jobs)) {
 		usage(stderr);
 		code = SB_EXIT_BAD_INPUT;
+	} else if (c.showcmd) {
+		code = sb_jobset_showcmd(&c.jobs, stdout) ? SB_EXIT_JOB_ERROR
+							  : SB_EXIT_OK;
+	} else if (c.parse_only) {
+		code = sb_run_check(&ctx, &loader, &c.jobs, &ro);
 	} else {
 		code = sb_run(&ctx, &loader, &c.jobs, &ro);
 	}

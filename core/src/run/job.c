@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "../loader/loader.h"
+#include "../options/catalogue.h"
 #include "../options/options.h"
+#include "../util/suggest.h"
 
 /* Host-allocated, zeroed option struct with the table's defaults. */
 static int plugin_opts(struct sb_ctx *ctx, const struct sb_plugin *p,
@@ -47,28 +49,125 @@ bad:
 	return sb_err_prefix(ctx, rc, where);
 }
 
-/* Options outside the core table go to the engine, then the generator. */
+static int kb_base_of(const struct sb_runjob *rj)
+{
+	return sb_kb_base(&rj->opts);
+}
+
+static void suggest_from(struct sb_suggest *sg, const struct sb_option *t)
+{
+	for (const struct sb_option *o = t; o && o->name; o++) {
+		sb_suggest_offer(sg, o->name);
+		sb_suggest_offer(sg, o->alias);
+	}
+}
+
+static int unknown_option(struct sb_ctx *ctx, const struct sb_runjob *rj,
+			  const struct sb_kv *kv)
+{
+	struct sb_suggest sg;
+	char hint[128] = "";
+
+	sb_suggest_init(&sg, kv->key);
+	suggest_from(&sg, sb_core_options);
+	suggest_from(&sg, rj->engine->desc->options);
+	if (rj->gen)
+		suggest_from(&sg, rj->gen->desc->options);
+	for (const struct sb_known_opt *k = sb_fio_known; k->name; k++)
+		sb_suggest_offer(&sg, k->name);
+	if (sg.best)
+		snprintf(hint, sizeof(hint), "; did you mean '%s'?", sg.best);
+	return sb_err(ctx, -EINVAL, "%s: unknown option '%s'%s", kv->where,
+		      kv->key, hint);
+}
+
+static int warned_before(struct sb_ctx *ctx, const char *name)
+{
+	for (size_t i = 0; i < ctx->nwarned; i++)
+		if (ctx->warned[i] == name)
+			return 1;
+	if (ctx->nwarned < sizeof(ctx->warned) / sizeof(ctx->warned[0]))
+		ctx->warned[ctx->nwarned++] = name;
+	return 0;
+}
+
+/* Options outside the core table: the engine's, the generator's, then fio
+ * options storbench knows but does not run. */
 static int plugin_option(struct sb_ctx *ctx, struct sb_runjob *rj,
 			 const struct sb_kv *kv)
 {
+	const struct sb_known_opt *k;
 	const struct sb_option *o;
 
 	o = sb_opt_find(rj->engine->desc->options, kv->key);
 	if (o)
-		return sb_opt_parse(ctx, o, rj->engine_opts, kv->value,
-				    kv->where);
+		return sb_opt_parse_kb(ctx, o, rj->engine_opts, kv->value,
+				       kv->where, kb_base_of(rj));
 	if (rj->gen) {
 		o = sb_opt_find(rj->gen->desc->options, kv->key);
 		if (o)
-			return sb_opt_parse(ctx, o, rj->gen_opts, kv->value,
-					    kv->where);
+			return sb_opt_parse_kb(ctx, o, rj->gen_opts, kv->value,
+					       kv->where, kb_base_of(rj));
 	}
-	return sb_err(ctx, -EINVAL,
-		      "%s: unknown option '%s' (neither a storbench option "
-		      "nor one of engine '%s'%s%s%s)",
-		      kv->where, kv->key, rj->engine->desc->name,
-		      rj->gen ? " or generator '" : "",
-		      rj->gen ? rj->gen->desc->name : "", rj->gen ? "'" : "");
+	k = sb_fio_known_find(kv->key);
+	if (!k)
+		return unknown_option(ctx, rj, kv);
+	if (k->support == SB_SUPPORT_IGNORED) {
+		if (!warned_before(ctx, k->name))
+			sb_log(ctx, SB_LOG_WARN, NULL,
+			       "%s: option '%s' is accepted but has no effect "
+			       "in storbench (%s)",
+			       kv->where, k->name, k->note ? k->note : "");
+		return 0;
+	}
+	return sb_err(ctx, -EOPNOTSUPP,
+		      "%s: option '%s' is not supported yet%s%s%s", kv->where,
+		      k->name, k->note ? " (" : "", k->note ? k->note : "",
+		      k->note ? ")" : "");
+}
+
+/* What the runner cannot do yet within options it knows. */
+static int check_supported(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const struct sb_kv *kv = sb_jobdef_get(rj->def, "rw");
+	const char *where = kv ? kv->where : rj->def->where;
+	const struct sb_rw_spec *rw = &rj->opts.rw;
+
+	if (!kv)
+		kv = sb_jobdef_get(rj->def, "readwrite");
+	if (kv)
+		where = kv->where;
+	switch (rw->pattern) {
+	case SB_RWP_TRIM:
+	case SB_RWP_RANDTRIM:
+	case SB_RWP_TRIMWRITE:
+	case SB_RWP_RANDTRIMWRITE:
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: rw=%s: trim patterns are not supported yet",
+			      where, kv ? kv->value : "");
+	default:
+		break;
+	}
+	if (rw->has_modifier)
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: rw=%s: the ':' modifier is not supported "
+			      "yet",
+			      where, kv ? kv->value : "");
+	return 0;
+}
+
+/* fio: when both rwmixread and rwmixwrite are given, the later wins. */
+static void settle_rwmix(struct sb_runjob *rj)
+{
+	const char *last = NULL;
+
+	for (const struct sb_kv *kv = rj->def->kvs; kv; kv = kv->next)
+		if (!strcmp(kv->key, "rwmixread") ||
+		    !strcmp(kv->key, "rwmixwrite"))
+			last = kv->key;
+	if (last && !strcmp(last, "rwmixwrite"))
+		rj->opts.rwmixread = 100 - rj->opts.rwmixwrite;
+	rj->opts.rwmixwrite = 100 - rj->opts.rwmixread;
 }
 
 static void fill_job_facts(struct sb_runjob *rj)
@@ -82,10 +181,10 @@ static void fill_job_facts(struct sb_runjob *rj)
 	/* A synchronous engine has one I/O in flight, whatever was asked. */
 	j->iodepth = async ? (unsigned)rj->opts.iodepth : 1;
 	j->direct = rj->opts.direct;
-	j->io_bytes = rj->opts.size;
-	j->file_bytes = rj->opts.size;
+	j->io_bytes = rj->opts.size.bytes;
+	j->file_bytes = rj->opts.size.bytes;
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
-		j->bs[d] = rj->opts.bs;
+		j->bs[d] = rj->opts.bs[d];
 	j->filename = rj->opts.filename;
 }
 
@@ -93,6 +192,7 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		      const struct sb_jobdef *def, unsigned groupid,
 		      struct sb_runjob *rj)
 {
+	const struct sb_kv *kv;
 	int rc;
 
 	memset(rj, 0, sizeof(*rj));
@@ -103,31 +203,40 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 	if (rc)
 		return sb_err(ctx, rc, "cannot make a lock");
 	rc = sb_opt_defaults(ctx, sb_core_options, &rj->opts);
-	for (const struct sb_kv *kv = def->kvs; kv && !rc; kv = kv->next) {
+	/* kb_base decides what every size means, wherever it stands. */
+	kv = sb_jobdef_get(def, "kb_base");
+	if (!rc && kv)
+		rc = sb_opt_parse(ctx, sb_opt_find(sb_core_options, "kb_base"),
+				  &rj->opts, kv->value, kv->where);
+	for (kv = def->kvs; kv && !rc; kv = kv->next) {
 		const struct sb_option *o =
 			sb_opt_find(sb_core_options, kv->key);
 
 		if (o)
-			rc = sb_opt_parse(ctx, o, &rj->opts, kv->value,
-					  kv->where);
+			rc = sb_opt_parse_kb(ctx, o, &rj->opts, kv->value,
+					     kv->where, kb_base_of(rj));
 	}
 	if (!rc)
 		rc = load_plugins(ctx, loader, rj);
-	for (const struct sb_kv *kv = def->kvs; kv && !rc; kv = kv->next)
+	for (kv = def->kvs; kv && !rc; kv = kv->next)
 		if (!sb_opt_find(sb_core_options, kv->key) &&
 		    strcmp(kv->key, "name") != 0)
 			rc = plugin_option(ctx, rj, kv);
+	if (!rc)
+		rc = check_supported(ctx, rj);
 	if (rc)
 		return rc;
+	settle_rwmix(rj);
 	if (rj->opts.iodepth > 1 && !(rj->eops->flags & SB_ENGINE_ASYNC))
 		sb_log(ctx, SB_LOG_INFO, NULL,
 		       "job %s: engine %s is synchronous, iodepth=%lld "
 		       "runs as iodepth=1",
 		       def->name, rj->engine->desc->name,
 		       (long long)rj->opts.iodepth);
-	if (!rj->opts.size && (rj->eops->flags & SB_ENGINE_NO_FILES))
+	if (!rj->opts.size.bytes && (rj->eops->flags & SB_ENGINE_NO_FILES))
 		return sb_err(ctx, -EINVAL,
-			      "%s: job %s: size= is required with engine %s",
+			      "%s: job %s: size= (in bytes) is required with "
+			      "engine %s",
 			      def->where, def->name, rj->engine->desc->name);
 	fill_job_facts(rj);
 	return 0;

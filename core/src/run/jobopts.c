@@ -2,26 +2,28 @@
 
 #include <stddef.h>
 
-static const char *const sb_rw_choices[] = {
-	"read", "write",     "randread", "randwrite",
-	"rw",	"readwrite", "randrw",	 NULL,
-};
+#include "../options/options.h"
 
-#define OPT(n, ...)                                                            \
-	.name = n, .offset = offsetof(struct sb_job_opts, __VA_ARGS__)
+static const char *const sb_kb_bases[] = {"1024", "1000", NULL};
+
+#define OPT(n, f) .name = n, .offset = offsetof(struct sb_job_opts, f)
 
 /* Defaults are fio's: psync, read, 4k, one job at depth 1, seed 0x89. */
 const struct sb_option sb_core_options[] = {
+	{OPT("description", description), .type = SB_OPT_STR,
+	 .help = "text describing the job"},
 	{OPT("ioengine", ioengine), .type = SB_OPT_STR, .def = "psync",
 	 .help = "I/O engine plugin: a name, a path, or external:/path"},
 	{OPT("generator", generator), .type = SB_OPT_STR,
 	 .help = "workload generator plugin (default: the fio pattern)"},
-	{OPT("rw", rw), .alias = "readwrite", .type = SB_OPT_ENUM,
-	 .def = "read", .choices = sb_rw_choices, .help = "I/O pattern"},
-	{OPT("bs", bs), .alias = "blocksize", .type = SB_OPT_SIZE, .def = "4k",
-	 .min = 1, .max = INT64_MAX, .help = "block size in bytes"},
-	{OPT("size", size), .type = SB_OPT_SIZE,
-	 .help = "bytes of I/O per job clone, and the file size"},
+	{OPT("rw", rw), .alias = "readwrite", .type = (int)SB_OPT_RW,
+	 .def = "read",
+	 .help = "I/O pattern: read, write, randread, randwrite, rw, randrw"},
+	{OPT("bs", bs), .alias = "blocksize", .type = (int)SB_OPT_SIZE_DIRS,
+	 .def = "4k", .help = "block size in bytes, per direction: read,write"},
+	{OPT("size", size), .type = (int)SB_OPT_SIZE_PCT,
+	 .help = "bytes of I/O per job clone and file size, or a percentage "
+		 "of an existing file"},
 	{OPT("runtime", runtime_ns), .alias = "timeout", .type = SB_OPT_TIME,
 	 .unit = SB_UNIT_S, .help = "stop after this long (seconds)"},
 	{OPT("time_based", time_based), .type = SB_OPT_BOOL,
@@ -38,14 +40,36 @@ const struct sb_option sb_core_options[] = {
 	 .help = "use non-buffered I/O (O_DIRECT)"},
 	{OPT("rwmixread", rwmixread), .type = SB_OPT_INT, .def = "50", .min = 0,
 	 .max = 100, .help = "percent of reads in a mixed job"},
+	{OPT("rwmixwrite", rwmixwrite), .type = SB_OPT_INT, .def = "50",
+	 .min = 0, .max = 100,
+	 .help = "percent of writes in a mixed job (the later of rwmixread "
+		 "and rwmixwrite wins)"},
 	{OPT("randseed", randseed), .type = SB_OPT_INT, .def = "137",
 	 .help = "seed of the random offsets and mix"},
-	{OPT("description", description), .type = SB_OPT_STR,
-	 .help = "text describing the job"},
 	{OPT("stonewall", stonewall), .alias = "wait_for_previous",
 	 .type = SB_OPT_BOOL,
 	 .help = "wait for the jobs above to end; starts a new group"},
 	{OPT("new_group", new_group), .type = SB_OPT_BOOL,
 	 .help = "start a new reporting group"},
+	{OPT("wait_for", wait_for), .type = SB_OPT_STR,
+	 .help = "start when the named job above has ended"},
+	{OPT("thread", thread), .type = SB_OPT_BOOL,
+	 .help = "use threads (storbench always does)"},
+	{OPT("kb_base", kb_base), .type = SB_OPT_ENUM, .def = "1024",
+	 .choices = sb_kb_bases,
+	 .help = "1024: k and K are 1024, KiB is 1000 (fio's default); "
+		 "1000: SI"},
 	SB_OPTION_END,
 };
+
+uint64_t sb_job_max_bs(const struct sb_job_opts *o)
+{
+	uint64_t max = 0;
+	int rp = sb_rw_read_pct(o);
+
+	if (rp > 0)
+		max = o->bs[SB_DDIR_READ];
+	if (rp < 100 && o->bs[SB_DDIR_WRITE] > max)
+		max = o->bs[SB_DDIR_WRITE];
+	return max;
+}

@@ -1,7 +1,8 @@
 /*
- * The core's per-job options: what the runner itself needs from a job.
- * Options not in this table belong to the job's engine (or generator) and are
- * resolved from its own table once it is loaded.
+ * The core's per-job options: every fio option storbench runs, with fio's
+ * names, aliases, defaults and value syntax. Options not in this table are
+ * the job's engine's or generator's, or known fio options storbench does not
+ * run yet (options/catalogue.h), or unknown.
  */
 #ifndef SB_JOBOPTS_H
 #define SB_JOBOPTS_H
@@ -10,23 +11,14 @@
 
 #include <storbench/option.h>
 
-/* Index into sb_rw_choices; keep both in the same order. */
-enum sb_rw {
-	SB_RW_READ,
-	SB_RW_WRITE,
-	SB_RW_RANDREAD,
-	SB_RW_RANDWRITE,
-	SB_RW_RW,
-	SB_RW_READWRITE, /* fio's other name for rw */
-	SB_RW_RANDRW,
-};
+#include "../options/fio_values.h"
 
 struct sb_job_opts {
 	char *ioengine;
 	char *generator;
-	int rw;
-	uint64_t bs;
-	uint64_t size;
+	struct sb_rw_spec rw;
+	uint64_t bs[SB_DDIR_COUNT];
+	struct sb_size_pct size;
 	uint64_t runtime_ns;
 	int time_based;
 	char *filename;
@@ -35,33 +27,45 @@ struct sb_job_opts {
 	int64_t iodepth;
 	int direct;
 	int64_t rwmixread;
+	int64_t rwmixwrite;
 	int64_t randseed;
 	char *description;
 	int stonewall;
 	int new_group;
+	char *wait_for;
+	int thread;
+	int kb_base; /* index into "1024", "1000" */
 };
 
 extern const struct sb_option sb_core_options[];
 
-static inline int sb_rw_is_random(int rw)
+static inline int sb_rw_is_random(const struct sb_rw_spec *rw)
 {
-	return rw == SB_RW_RANDREAD || rw == SB_RW_RANDWRITE ||
-	       rw == SB_RW_RANDRW;
+	return rw->pattern == SB_RWP_RANDREAD ||
+	       rw->pattern == SB_RWP_RANDWRITE || rw->pattern == SB_RWP_RANDRW;
 }
 
 /* Percent of I/Os that read: 100, 0, or rwmixread for mixed jobs. */
 static inline int sb_rw_read_pct(const struct sb_job_opts *o)
 {
-	switch (o->rw) {
-	case SB_RW_READ:
-	case SB_RW_RANDREAD:
+	switch (o->rw.pattern) {
+	case SB_RWP_READ:
+	case SB_RWP_RANDREAD:
 		return 100;
-	case SB_RW_WRITE:
-	case SB_RW_RANDWRITE:
-		return 0;
-	default:
+	case SB_RWP_RW:
+	case SB_RWP_RANDRW:
 		return (int)o->rwmixread;
+	default:
+		return 0;
 	}
 }
+
+static inline int sb_kb_base(const struct sb_job_opts *o)
+{
+	return o->kb_base ? 1000 : 1024;
+}
+
+/* The largest block size of any direction the job uses. */
+uint64_t sb_job_max_bs(const struct sb_job_opts *o);
 
 #endif

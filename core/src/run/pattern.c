@@ -19,48 +19,59 @@ static inline uint64_t below(uint64_t *state, uint64_t n)
 }
 
 void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
-		     uint64_t span, uint64_t limit, uint64_t bs, int read_pct,
-		     int random, int wrap)
+		     uint64_t span, uint64_t limit,
+		     const uint64_t bs[SB_DDIR_COUNT], int read_pct, int random,
+		     int wrap)
 {
 	memset(p, 0, sizeof(*p));
 	p->rng = seed;
-	p->bs = bs;
 	p->base = base;
 	p->span = span;
-	p->nblocks = span / bs;
+	for (int d = 0; d < SB_DDIR_COUNT; d++) {
+		p->bs[d] = bs[d] ? bs[d] : 1;
+		p->nblocks[d] = span / p->bs[d];
+	}
 	p->limit = limit;
 	p->read_pct = read_pct;
 	p->random = random;
 	p->wrap = wrap;
 }
 
+static enum sb_ddir pick_ddir(struct sb_pattern *p)
+{
+	if (p->read_pct >= 100)
+		return SB_DDIR_READ;
+	if (p->read_pct <= 0)
+		return SB_DDIR_WRITE;
+	return below(&p->rng, 100) < (uint64_t)p->read_pct ? SB_DDIR_READ
+							   : SB_DDIR_WRITE;
+}
+
 int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 {
-	uint64_t len = p->bs;
+	enum sb_ddir d;
+	uint64_t len;
 
-	if (p->issued >= p->limit || !p->nblocks) {
-		if (!p->wrap || !p->nblocks)
+	if (p->issued >= p->limit) {
+		if (!p->wrap)
 			return SB_GEN_END;
 		p->issued = 0;
 	}
+	d = pick_ddir(p);
+	if (!p->nblocks[d])
+		return SB_GEN_END;
+	len = p->bs[d];
 	if (p->limit - p->issued < len)
 		len = p->limit - p->issued;
 	if (p->random) {
-		s->offset = p->base + below(&p->rng, p->nblocks) * p->bs;
+		s->offset = p->base + below(&p->rng, p->nblocks[d]) * p->bs[d];
 	} else {
 		if (p->seq_off + len > p->span)
 			p->seq_off = 0;
 		s->offset = p->base + p->seq_off;
 		p->seq_off += len;
 	}
-	if (p->read_pct >= 100)
-		s->ddir = SB_DDIR_READ;
-	else if (p->read_pct <= 0)
-		s->ddir = SB_DDIR_WRITE;
-	else
-		s->ddir = below(&p->rng, 100) < (uint64_t)p->read_pct
-				  ? SB_DDIR_READ
-				  : SB_DDIR_WRITE;
+	s->ddir = d;
 	s->file = 0;
 	s->length = len;
 	s->think_ns = 0;

@@ -11,10 +11,10 @@
 
 struct sb_pattern {
 	uint64_t rng;
-	uint64_t bs;
-	uint64_t span;	  /* bytes of the file the pattern covers */
-	uint64_t base;	  /* first offset */
-	uint64_t nblocks; /* span / bs */
+	uint64_t bs[SB_DDIR_COUNT];
+	uint64_t span; /* bytes of the file the pattern covers */
+	uint64_t base; /* first offset */
+	uint64_t nblocks[SB_DDIR_COUNT]; /* span / bs */
 	uint64_t seq_off; /* next sequential offset, relative to base */
 	uint64_t issued;  /* bytes issued in this loop */
 	uint64_t limit;	  /* bytes per loop */
@@ -23,10 +23,11 @@ struct sb_pattern {
 	int wrap; /* time_based: start a new loop at the limit */
 };
 
-/* span and limit in bytes; read_pct 0..100. */
+/* span and limit in bytes; bs per direction; read_pct 0..100. */
 void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
-		     uint64_t span, uint64_t limit, uint64_t bs, int read_pct,
-		     int random, int wrap);
+		     uint64_t span, uint64_t limit,
+		     const uint64_t bs[SB_DDIR_COUNT], int read_pct, int random,
+		     int wrap);
 
 /* 0 with *s filled, or SB_GEN_END. */
 int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s);

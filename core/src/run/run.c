@@ -9,6 +9,32 @@
 #include "../report/reporters.h"
 #include "runjob.h"
 
+/* wait_for=name: the index of the job above of that name. */
+static int resolve_wait_for(struct sb_ctx *ctx, struct sb_runjob *jobs,
+			    size_t n)
+{
+	struct sb_runjob *rj = &jobs[n];
+	const struct sb_kv *kv;
+
+	rj->wait_for = -1;
+	if (!rj->opts.wait_for)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(jobs[i].def->name, rj->opts.wait_for) == 0)
+			rj->wait_for = (long)i;
+	if (rj->wait_for >= 0)
+		return 0;
+	kv = sb_jobdef_get(rj->def, "wait_for");
+	return sb_err(ctx, -EINVAL,
+		      "%s: wait_for=%s: no job of that name above",
+		      kv ? kv->where : rj->def->where, rj->opts.wait_for);
+}
+
+/*
+ * Groups as fio forms them: stonewall and new_group start a new one, and
+ * so does every job file after the first (which also waits, as fio
+ * stonewalls between files).
+ */
 static int prepare_all(struct sb_ctx *ctx, struct sb_loader *loader,
 		       const struct sb_jobset *set, struct sb_runjob *jobs,
 		       size_t *njobs)
@@ -17,43 +43,69 @@ static int prepare_all(struct sb_ctx *ctx, struct sb_loader *loader,
 	size_t n = 0;
 
 	for (const struct sb_jobdef *d = set->jobs; d; d = d->next) {
+		struct sb_runjob *rj = &jobs[n];
 		int rc;
 
 		if (!d->name)
 			continue;
-		rc = sb_runjob_prepare(ctx, loader, d, group, &jobs[n]);
-		n++;
-		*njobs = n;
+		rc = sb_runjob_prepare(ctx, loader, d, group, rj);
+		*njobs = ++n;
+		if (!rc)
+			rc = resolve_wait_for(ctx, jobs, n - 1);
 		if (rc)
 			return rc;
-		if (n > 1 &&
-		    (jobs[n - 1].opts.stonewall || jobs[n - 1].opts.new_group))
-			jobs[n - 1].groupid = ++group;
+		if (n > 1 && d->file_index != jobs[n - 2].def->file_index)
+			rj->opts.stonewall = 1;
+		if (n > 1 && (rj->opts.stonewall || rj->opts.new_group))
+			rj->groupid = ++group;
 	}
 	return 0;
 }
 
-/* Jobs between two stonewalls run at once, as fio runs them. */
+static int finish(struct sb_ctx *ctx, struct sb_reporters *rs,
+		  struct sb_runjob *rj, int err)
+{
+	if (sb_runjob_wait(rj)) {
+		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", rj->errmsg);
+		if (!err)
+			err = rj->error;
+	}
+	sb_reporters_job_end(ctx, rs, &rj->result);
+	return err;
+}
+
+/* Jobs between two stonewalls run at once, as fio runs them; a job with
+ * wait_for starts when its job has ended. */
 static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
 		    struct sb_runjob *jobs, size_t njobs)
 {
 	int err = 0;
 
 	for (size_t first = 0; first < njobs;) {
-		size_t end = first + 1;
+		size_t end = first + 1, left;
 
 		while (end < njobs && !jobs[end].opts.stonewall)
 			end++;
-		for (size_t i = first; i < end; i++)
-			sb_runjob_start(&jobs[i]);
-		for (size_t i = first; i < end; i++) {
-			if (sb_runjob_wait(&jobs[i])) {
-				sb_log(ctx, SB_LOG_ERROR, NULL, "%s",
-				       jobs[i].errmsg);
-				if (!err)
-					err = jobs[i].error;
+		left = end - first;
+		while (left) {
+			/* Start what may start, then end the oldest running. */
+			for (size_t i = first; i < end; i++) {
+				struct sb_runjob *rj = &jobs[i];
+
+				if (!rj->started &&
+				    (rj->wait_for < 0 ||
+				     jobs[rj->wait_for].ended)) {
+					sb_runjob_start(rj);
+					rj->started = 1;
+				}
 			}
-			sb_reporters_job_end(ctx, rs, &jobs[i].result);
+			for (size_t i = first; i < end; i++)
+				if (jobs[i].started && !jobs[i].ended) {
+					err = finish(ctx, rs, &jobs[i], err);
+					jobs[i].ended = 1;
+					left--;
+					break;
+				}
 		}
 		first = end;
 	}
@@ -75,6 +127,35 @@ static void run_info(struct sb_run_info *ri, char *host, size_t hostlen,
 	clock_gettime(CLOCK_REALTIME, &now);
 	ri->start_unix_ns = (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
 	ri->njobs = njobs;
+}
+
+int sb_run_check(struct sb_ctx *ctx, struct sb_loader *loader,
+		 const struct sb_jobset *set, const struct sb_run_opts *ro)
+{
+	size_t total = sb_jobset_count(set), njobs = 0;
+	struct sb_runjob *jobs = calloc(total ? total : 1, sizeof(*jobs));
+	struct sb_reporters rs;
+	int rc, code = SB_EXIT_OK;
+
+	if (!jobs) {
+		sb_log(ctx, SB_LOG_ERROR, NULL, "out of memory");
+		return SB_EXIT_JOB_ERROR;
+	}
+	rc = prepare_all(ctx, loader, set, jobs, &njobs);
+	/* The reporters are checked too, but their output is not opened:
+	 * checking writes nothing. */
+	if (!rc) {
+		rc = sb_reporters_load(ctx, loader, ro->formats, NULL, &rs);
+		sb_reporters_close(ctx, &rs);
+	}
+	if (rc) {
+		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
+		code = SB_EXIT_BAD_INPUT;
+	}
+	for (size_t i = 0; i < njobs; i++)
+		sb_runjob_free(&jobs[i]);
+	free(jobs);
+	return code;
 }
 
 int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,

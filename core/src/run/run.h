@@ -16,4 +16,8 @@ struct sb_run_opts {
 int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	   const struct sb_jobset *set, const struct sb_run_opts *ro);
 
+/* --parse-only: parse every job and load every plugin, run nothing. */
+int sb_run_check(struct sb_ctx *ctx, struct sb_loader *loader,
+		 const struct sb_jobset *set, const struct sb_run_opts *ro);
+
 #endif

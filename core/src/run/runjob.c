@@ -36,7 +36,7 @@ static int target_path(struct sb_runjob *rj, unsigned idx, char *buf,
 
 static int needs_layout(const struct sb_runjob *rj)
 {
-	if (rj->eops->flags & SB_ENGINE_NO_FILES || !rj->opts.size)
+	if (rj->eops->flags & SB_ENGINE_NO_FILES || !rj->opts.size.bytes)
 		return 0;
 	return rj->gen || sb_rw_read_pct(&rj->opts) > 0;
 }

@@ -51,6 +51,8 @@ struct sb_runjob {
 	struct sb_handle mh; /* engine hooks run on the main thread */
 	struct sb_env menv;
 	int set_up;
+	long wait_for; /* index of the job wait_for names, or -1 */
+	int started, ended;
 };
 
 /* One clone of a job: a thread, its engine instance, its file, its stats. */

@@ -97,8 +97,9 @@ static int next_spec(struct sb_worker *w, struct sb_io_spec *spec)
 	rc = rj->gops->next(&w->genv, spec);
 	if (rc < 0)
 		return hook_failed(w, &w->gh, rc, "next");
-	if (rc == 0 && (spec->file != 0 || spec->ddir >= SB_DDIR_COUNT ||
-			spec->length == 0 || spec->length > rj->opts.bs))
+	if (rc == 0 &&
+	    (spec->file != 0 || spec->ddir >= SB_DDIR_COUNT ||
+	     spec->length == 0 || spec->length > sb_job_max_bs(&rj->opts)))
 		return fail(w, -EINVAL,
 			    "generator %s yielded an I/O the job cannot do "
 			    "(file %u, %llu bytes)",
@@ -224,7 +225,8 @@ static int io_loop(struct sb_worker *w)
 static int alloc_slots(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
-	uint64_t bs = rj->opts.bs;
+	uint64_t bs =
+		w->layout ? w->pat.bs[SB_DDIR_WRITE] : sb_job_max_bs(&rj->opts);
 	int need_data = !(rj->eops->flags & SB_ENGINE_NO_DATA);
 
 	w->depth = w->layout ? 1 : rj->job.iodepth;
@@ -264,7 +266,7 @@ static int open_target(struct sb_worker *w)
 	int rc;
 
 	w->file.path = w->path;
-	w->file.want_bytes = w->rj->opts.size;
+	w->file.want_bytes = w->rj->opts.size.bytes;
 	w->file.fd = -1;
 	if (!ops->open_file)
 		return 0;
@@ -272,25 +274,41 @@ static int open_target(struct sb_worker *w)
 	return rc ? hook_failed(w, &w->eh, rc, "open") : 0;
 }
 
-/* Where the pattern goes; 0 when there is nothing to do. */
+/* The bytes the job covers: size=, a percentage of the file, or all of it. */
+static uint64_t job_span(const struct sb_worker *w)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+
+	if (o->size.bytes)
+		return o->size.bytes;
+	if (o->size.pct > 0)
+		return (uint64_t)((double)w->file.real_size * o->size.pct /
+				  100.0);
+	return w->file.real_size;
+}
+
 static void plan(struct sb_worker *w)
 {
-	const struct sb_runjob *rj = w->rj;
-	const struct sb_job_opts *o = &rj->opts;
-	uint64_t size = o->size ? o->size : w->file.real_size;
+	const struct sb_job_opts *o = &w->rj->opts;
+	uint64_t size = job_span(w);
 
 	if (w->layout) {
-		uint64_t from = w->file.real_size / o->bs * o->bs;
+		uint64_t bs[SB_DDIR_COUNT], chunk = sb_job_max_bs(o), from;
 
+		/* Lay out in the job's largest block, from the last whole
+		 * block the file already has. */
+		for (int d = 0; d < SB_DDIR_COUNT; d++)
+			bs[d] = chunk;
+		from = w->file.real_size / chunk * chunk;
 		if (from > size)
 			from = size;
-		sb_pattern_init(&w->pat, 0, from, size - from, size - from,
-				o->bs, 0, 0, 0);
+		sb_pattern_init(&w->pat, 0, from, size - from, size - from, bs,
+				0, 0, 0);
 		return;
 	}
 	sb_pattern_init(&w->pat, (uint64_t)o->randseed * 0x9e37ULL + w->idx, 0,
 			size, size, o->bs, sb_rw_read_pct(o),
-			sb_rw_is_random(o->rw), o->time_based);
+			sb_rw_is_random(&o->rw), o->time_based);
 }
 
 static int start_generator(struct sb_worker *w)
@@ -333,9 +351,10 @@ int sb_worker_run(struct sb_worker *w)
 	inited = !rc;
 	if (!w->error && !open_target(w))
 		opened = 1;
-	if (!w->error && !rj->opts.size && !w->file.real_size)
+	if (!w->error && !job_span(w))
 		fail(w, -EINVAL,
-		     "job %s: size= is not set and %s has no size to use",
+		     "job %s: size= is not set (or a percentage) and %s has "
+		     "no size to use",
 		     rj->def->name, w->path);
 	if (!w->error)
 		plan(w);
