@@ -53,8 +53,11 @@ status=0
 timeout --kill-after=30 $((secs + 300)) "$work/fuzz_jobfile" \
 	-max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 	-dict="$here/jobfile.dict" -artifact_prefix="$work/artifacts/" \
-	-print_final_stats=1 "$@" . || status=$?
+	-print_final_stats=1 "$@" . >"$work/fuzz.log" 2>&1 || status=$?
 
+# libFuzzer's progress lines are many; the log keeps them, the console
+# gets the end of it.
+tail -n 25 "$work/fuzz.log"
 if ((status != 0)); then
 	echo "run.sh: the fuzzer failed (status $status); kept $work" >&2
 	ls -l "$work/artifacts" >&2

@@ -60,8 +60,10 @@ static int no_such(struct sb_ctx *ctx, const char *what, const char *name,
 	struct sb_suggest sg;
 
 	sb_suggest_init(&sg, name);
-	for (const struct sb_option *o = table; o && o->name; o++)
+	for (const struct sb_option *o = table; o && o->name; o++) {
 		sb_suggest_offer(&sg, o->name);
+		sb_suggest_offer(&sg, o->alias);
+	}
 	for (const struct sb_known_opt *k = sb_fio_known; with_known && k->name;
 	     k++)
 		sb_suggest_offer(&sg, k->name);

@@ -126,6 +126,43 @@ static int plugin_option(struct sb_ctx *ctx, struct sb_runjob *rj,
 		      k->note ? ")" : "");
 }
 
+/* filename= is fio's colon list ('\:' keeps a colon): one name is run,
+ * several are not yet. The stored name loses its escapes. */
+static int settle_filename(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const struct sb_kv *kv = sb_jobdef_get(rj->def, "filename");
+	char err[256], *buf, *one;
+	const char *names[2];
+	size_t len;
+	int n;
+
+	if (!rj->opts.filename)
+		return 0;
+	len = strlen(rj->opts.filename) + 1;
+	buf = malloc(len);
+	if (!buf)
+		return sb_err(ctx, -ENOMEM, "out of memory");
+	n = sb_val_colon_list(rj->opts.filename, buf, len, names, 2, err,
+			      sizeof(err));
+	if (n == 1 && (one = strdup(names[0]))) {
+		free(rj->opts.filename);
+		rj->opts.filename = one;
+		free(buf);
+		return 0;
+	}
+	free(buf);
+	if (n > 1 || n == -ERANGE)
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: filename=%s: several files in one job are "
+			      "not supported yet (escape a ':' in a name as "
+			      "'\\:')",
+			      kv ? kv->where : rj->def->where,
+			      rj->opts.filename);
+	return sb_err(ctx, n < 0 ? n : -EINVAL, "%s: filename: %s",
+		      kv ? kv->where : rj->def->where,
+		      n < 0 ? err : "out of memory");
+}
+
 /* What the runner cannot do yet within options it knows. */
 static int check_supported(struct sb_ctx *ctx, struct sb_runjob *rj)
 {
@@ -224,6 +261,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 			rc = plugin_option(ctx, rj, kv);
 	if (!rc)
 		rc = check_supported(ctx, rj);
+	if (!rc)
+		rc = settle_filename(ctx, rj);
 	if (rc)
 		return rc;
 	settle_rwmix(rj);
