@@ -1,4 +1,5 @@
 # sb_add_plugin(<name> SOURCES <src>... [PKG_DEPS <pkg-config module>...]
+#               [FIND_LIBS <library>...] [FIND_HEADERS <header>...]
 #               [LIBS <lib>...])
 #
 # Builds one storbench plugin as <name>.so from the calling folder, whose
@@ -6,8 +7,10 @@
 # SB_PLUGIN_VERSION). Used in-tree and, installed with the SDK, by plugins
 # built out of tree after find_package(storbench).
 #
-# A plugin whose pkg-config dependencies are missing is skipped with a
-# message, so a machine without, say, libiscsi still builds everything else.
+# A plugin whose dependencies are missing is skipped with a message, so a
+# machine without, say, libiscsi still builds everything else. PKG_DEPS are
+# pkg-config modules; FIND_LIBS and FIND_HEADERS are for libraries that ship
+# no .pc file (libaio): each library is linked, each header must exist.
 # Test scripts in the plugin's tests/ folder (*.sh) become ctest tests
 # labelled with the plugin's name.
 include_guard(GLOBAL)
@@ -19,7 +22,8 @@ if(NOT DEFINED SB_PLUGIN_INSTALL_DIR)
 endif()
 
 function(sb_add_plugin name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;PKG_DEPS;LIBS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" ""
+                        "SOURCES;PKG_DEPS;FIND_LIBS;FIND_HEADERS;LIBS")
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "sb_add_plugin(${name}): SOURCES is required")
   endif()
@@ -41,6 +45,25 @@ function(sb_add_plugin name)
       return()
     endif()
     list(APPEND pkg_targets PkgConfig::${var})
+  endforeach()
+  foreach(lib IN LISTS ARG_FIND_LIBS)
+    string(MAKE_C_IDENTIFIER "sblib_${lib}" var)
+    find_library(${var} ${lib})
+    if(NOT ${var})
+      message(STATUS "storbench: skipping plugin '${name}': "
+                     "library ${lib} not found (install its -dev package)")
+      return()
+    endif()
+    list(APPEND pkg_targets ${${var}})
+  endforeach()
+  foreach(hdr IN LISTS ARG_FIND_HEADERS)
+    string(MAKE_C_IDENTIFIER "sbhdr_${hdr}" var)
+    find_path(${var} ${hdr})
+    if(NOT ${var})
+      message(STATUS "storbench: skipping plugin '${name}': "
+                     "header ${hdr} not found (install its -dev package)")
+      return()
+    endif()
   endforeach()
 
   add_library(${target} MODULE ${ARG_SOURCES})
