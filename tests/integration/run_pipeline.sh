@@ -5,7 +5,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 
-plan 22
+plan 29
 
 run() { "$SB_BIN" "$@" 2>"$T/err"; }
 
@@ -72,5 +72,22 @@ is "$?" 1 "a job that fails exits 1"
 like "$(cat "$T/err")" 'write error on /dev/full at offset 0, length 4096: No space left on device' \
 	"the error names file, offset, length and errno"
 like "$out" 'e: \(groupid=0, jobs=1\): err= 28' "and the report still comes"
+
+# Amounts and ends, with fio's figures for the same options (fio 3.33, null
+# engine, size=64k): loops=0 64 KiB, loops=3 192 KiB, io_size=128k 128 KiB,
+# io_size=50% 32 KiB, number_ios=10 40 KiB, offset=32k 64 KiB.
+amount() {
+	"$SB_BIN" --name=x --ioengine=null --size=64k "$@" 2>/dev/null |
+		sed -n 's/.*read: IOPS=.*)(\([0-9.]*[KM]*i*B\)\/.*/\1/p'
+}
+is "$(amount --loops=0)" 64.0KiB "loops=0 runs once, as fio"
+is "$(amount --loops=3)" 192KiB "loops=3 runs three times"
+is "$(amount --io_size=128k)" 128KiB "io_size beyond size wraps over the region"
+is "$(amount --io_size=50%)" 32.0KiB "io_size as a percentage of size"
+is "$(amount --number_ios=10)" 40.0KiB "number_ios stops after that many I/Os"
+is "$(amount --offset=32k)" 64.0KiB "offset moves the region, size stays the amount"
+run --name=off --ioengine=psync --rw=randread --offset=32k --size=32k \
+	--directory="$T" >/dev/null
+is "$(stat -c %s "$T/off.0.0")" 65536 "a new file is laid out to offset + size"
 
 done_testing

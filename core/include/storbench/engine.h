@@ -62,7 +62,7 @@ struct sb_job {
 	unsigned iodepth;	    /* I/Os in flight per worker */
 	int direct;		    /* 1: bypass the page cache (O_DIRECT) */
 	uint64_t io_bytes;	    /* bytes each worker moves per loop */
-	uint64_t file_bytes;	    /* size of each file (the job's size=) */
+	uint64_t file_bytes;	    /* size of each file: offset= plus size= */
 	uint64_t bs[SB_DDIR_COUNT]; /* block size per direction */
 	const char *filename;	    /* first target: path, URL, device */
 };

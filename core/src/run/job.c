@@ -219,7 +219,7 @@ static void fill_job_facts(struct sb_runjob *rj)
 	j->iodepth = async ? (unsigned)rj->opts.iodepth : 1;
 	j->direct = rj->opts.direct;
 	j->io_bytes = rj->opts.size.bytes;
-	j->file_bytes = rj->opts.size.bytes;
+	j->file_bytes = rj->opts.offset.bytes + rj->opts.size.bytes;
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		j->bs[d] = rj->opts.bs[d];
 	j->filename = rj->opts.filename;

@@ -19,6 +19,10 @@ struct sb_job_opts {
 	struct sb_rw_spec rw;
 	uint64_t bs[SB_DDIR_COUNT];
 	struct sb_size_pct size;
+	struct sb_size_pct io_size;
+	struct sb_size_pct offset;
+	int64_t loops;
+	int64_t number_ios;
 	uint64_t runtime_ns;
 	int time_based;
 	char *filename;

@@ -32,9 +32,16 @@ void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
 		p->nblocks[d] = span / p->bs[d];
 	}
 	p->limit = limit;
+	p->ios_left = UINT64_MAX;
 	p->read_pct = read_pct;
 	p->random = random;
 	p->wrap = wrap;
+}
+
+void sb_pattern_limits(struct sb_pattern *p, uint64_t loops, uint64_t max_ios)
+{
+	p->loops_left = loops > 1 ? loops - 1 : 0;
+	p->ios_left = max_ios ? max_ios : UINT64_MAX;
 }
 
 static enum sb_ddir pick_ddir(struct sb_pattern *p)
@@ -52,10 +59,16 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 	enum sb_ddir d;
 	uint64_t len;
 
+	if (!p->ios_left)
+		return SB_GEN_END;
 	if (p->issued >= p->limit) {
-		if (!p->wrap)
+		/* A new loop starts over from the region's start. */
+		if (p->loops_left)
+			p->loops_left--;
+		else if (!p->wrap)
 			return SB_GEN_END;
 		p->issued = 0;
+		p->seq_off = 0;
 	}
 	d = pick_ddir(p);
 	if (!p->nblocks[d])
@@ -76,5 +89,6 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 	s->length = len;
 	s->think_ns = 0;
 	p->issued += len;
+	p->ios_left--;
 	return 0;
 }

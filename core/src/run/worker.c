@@ -266,7 +266,8 @@ static int open_target(struct sb_worker *w)
 	int rc;
 
 	w->file.path = w->path;
-	w->file.want_bytes = w->rj->opts.size.bytes;
+	/* A new file grows to offset + size; percentages need a file. */
+	w->file.want_bytes = w->rj->opts.offset.bytes + w->rj->opts.size.bytes;
 	w->file.fd = -1;
 	if (!ops->open_file)
 		return 0;
@@ -274,41 +275,57 @@ static int open_target(struct sb_worker *w)
 	return rc ? hook_failed(w, &w->eh, rc, "open") : 0;
 }
 
-/* The bytes the job covers: size=, a percentage of the file, or all of it. */
+/* A size= style value: bytes, a percentage of whole, or whole itself. */
+static uint64_t bytes_of(const struct sb_size_pct *v, uint64_t whole)
+{
+	if (v->bytes)
+		return v->bytes;
+	if (v->pct > 0)
+		return (uint64_t)((double)whole * v->pct / 100.0);
+	return whole;
+}
+
+static uint64_t job_offset(const struct sb_worker *w)
+{
+	const struct sb_size_pct *o = &w->rj->opts.offset;
+
+	return o->bytes || o->pct > 0 ? bytes_of(o, w->file.real_size) : 0;
+}
+
+/* The bytes of the file the job covers, from its offset: size=, a
+ * percentage of the file, or the rest of the file. */
 static uint64_t job_span(const struct sb_worker *w)
 {
-	const struct sb_job_opts *o = &w->rj->opts;
+	uint64_t off = job_offset(w), real = w->file.real_size;
 
-	if (o->size.bytes)
-		return o->size.bytes;
-	if (o->size.pct > 0)
-		return (uint64_t)((double)w->file.real_size * o->size.pct /
-				  100.0);
-	return w->file.real_size;
+	return bytes_of(&w->rj->opts.size, real > off ? real - off : 0);
 }
 
 static void plan(struct sb_worker *w)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
-	uint64_t size = job_span(w);
+	uint64_t base = job_offset(w), size = job_span(w);
 
 	if (w->layout) {
 		uint64_t bs[SB_DDIR_COUNT], chunk = sb_job_max_bs(o), from;
+		uint64_t end = base + size;
 
 		/* Lay out in the job's largest block, from the last whole
-		 * block the file already has. */
+		 * block the file already has up to the region's end. */
 		for (int d = 0; d < SB_DDIR_COUNT; d++)
 			bs[d] = chunk;
 		from = w->file.real_size / chunk * chunk;
-		if (from > size)
-			from = size;
-		sb_pattern_init(&w->pat, 0, from, size - from, size - from, bs,
+		if (from > end)
+			from = end;
+		sb_pattern_init(&w->pat, 0, from, end - from, end - from, bs,
 				0, 0, 0);
 		return;
 	}
-	sb_pattern_init(&w->pat, (uint64_t)o->randseed * 0x9e37ULL + w->idx, 0,
-			size, size, o->bs, sb_rw_read_pct(o),
-			sb_rw_is_random(&o->rw), o->time_based);
+	sb_pattern_init(&w->pat, (uint64_t)o->randseed * 0x9e37ULL + w->idx,
+			base, size, bytes_of(&o->io_size, size), o->bs,
+			sb_rw_read_pct(o), sb_rw_is_random(&o->rw),
+			o->time_based);
+	sb_pattern_limits(&w->pat, (uint64_t)o->loops, (uint64_t)o->number_ios);
 }
 
 static int start_generator(struct sb_worker *w)
