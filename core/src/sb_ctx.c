@@ -39,6 +39,8 @@ void sb_vlog(const struct sb_ctx *ctx, enum sb_log_level level, const char *who,
 
 	if ((int)level > ctx->log_level)
 		return;
+	if ((int)level < 0)
+		level = SB_LOG_ERROR;
 	n = snprintf(line, sizeof(line), "storbench: %s%s%s", tags[level],
 		     who ? who : "", who ? ": " : "");
 	if (n < 0 || (size_t)n >= sizeof(line))

@@ -7,6 +7,7 @@
 #define SB_CTX_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include <storbench/plugin.h>
@@ -23,7 +24,15 @@ struct sb_ctx {
 	 * said once per run however many jobs use the option. */
 	const char *warned[64];
 	size_t nwarned;
+	/* Set by the signal thread on SIGINT/SIGTERM: workers end their jobs
+	 * as if runtime were up, and the results are still reported. */
+	atomic_int stop;
 };
+
+static inline int sb_stopping(const struct sb_ctx *ctx)
+{
+	return atomic_load_explicit(&ctx->stop, memory_order_relaxed);
+}
 
 /* Exit codes, as the CLI documents them. */
 enum {

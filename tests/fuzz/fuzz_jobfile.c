@@ -108,7 +108,8 @@ int sb_fuzz_jobfile_one(const char *name, const uint8_t *data, size_t size)
 
 	f = open_memstream(&out, &outlen);
 	if (f) {
-		check(sb_jobset_showcmd(&set, f) == 0, "--showcmd failed");
+		check(sb_jobset_showcmd(&set, f, NULL, NULL) == 0,
+		      "--showcmd failed");
 		fclose(f);
 		free(out);
 	}

@@ -5,7 +5,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 
-plan 29
+plan 37
 
 run() { "$SB_BIN" "$@" 2>"$T/err"; }
 
@@ -89,5 +89,35 @@ is "$(amount --offset=32k)" 64.0KiB "offset moves the region, size stays the amo
 run --name=off --ioengine=psync --rw=randread --offset=32k --size=32k \
 	--directory="$T" >/dev/null
 is "$(stat -c %s "$T/off.0.0")" 65536 "a new file is laid out to offset + size"
+
+# Input that fio would take but that cannot run is refused up front.
+"$SB_BIN" --name=z --ioengine=psync --size=64k --bs=0 --filename="$T/z" 2>/dev/null
+is "$?" 2 "bs=0 is refused, not a crash"
+"$SB_BIN" --name=z --ioengine=psync --size=4k --bs=8k --filename="$T/z" 2>/dev/null
+is "$?" 2 "bs larger than size is refused, not a silent empty run"
+"$SB_BIN" --name=z --ioengine=psync --rw=write --size=4k --directory= 2>/dev/null
+is "$?" 2 "an empty directory= is refused (it would mean /)"
+
+# Laying out a short existing file only appends: its bytes stay.
+printf precious >"$T/short.dat"
+run --name=l --ioengine=psync --rw=read --size=64k --filename="$T/short.dat" >/dev/null
+is "$(head -c 8 "$T/short.dat")" precious "layout never overwrites what a file holds"
+is "$(stat -c %s "$T/short.dat")" 65536 "and extends it to size"
+
+# A bad report format does not truncate the --output file.
+echo keep >"$T/keep.txt"
+"$SB_BIN" --output="$T/keep.txt" --output-format=bogus --name=a \
+	--ioengine=null --size=64k 2>/dev/null
+is "$(cat "$T/keep.txt")" keep "--output is opened only once the reporters load"
+
+# SIGINT ends the run early and still reports what was measured.
+"$SB_BIN" --name=sig --ioengine=null --size=1m --runtime=30 --time_based \
+	>"$T/sig.out" 2>"$T/sig.err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+is "$?" 1 "an interrupted run exits 1"
+like "$(cat "$T/sig.out")" 'sig: \(groupid=0.*read: IOPS=' "and reports what it measured"
 
 done_testing

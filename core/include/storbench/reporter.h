@@ -8,7 +8,9 @@
  *
  * Hooks (thread in brackets):
  *   open      [main]  before the first job starts.
- *   interval  [interval] once per period while jobs run. Without
+ *   interval  [interval] once per period while jobs run (reserved in
+ *             ABI 1.0: this host release has no interval thread yet and
+ *             does not call it; reporters may set it already). Without
  *             SB_REPORTER_OWN_THREAD it runs on the host's interval thread
  *             and must return quickly. With it, the host runs this hook on a
  *             thread of the reporter's own, fed through a bounded queue, so a

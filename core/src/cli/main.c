@@ -5,7 +5,10 @@
  * Exit codes: 0 success, 1 a job failed (results are still reported), 2 bad
  * input (nothing ran).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 #include "../sb_ctx.h"
 #include "../util/str.h"
 #include "help.h"
+#include "signals.h"
 #include "list.h"
 
 #define SB_MAX_PLUGIN_DIRS 64
@@ -36,6 +40,8 @@ struct cli {
 	const char *enghelp; /* likewise */
 	const char *sections[64];
 	size_t nsections;
+	size_t nfiles;
+	size_t njobopts;
 	struct sb_jobset jobs;
 };
 
@@ -163,12 +169,14 @@ static int parse_args(struct sb_ctx *ctx, struct cli *c, int argc, char **argv)
 		} else if (strncmp(a, "--output=", 9) == 0) {
 			c->output = a + 9;
 		} else if (strncmp(a, "--", 2) == 0 && a[2]) {
+			c->njobopts++;
 			rc = job_option(ctx, c, a + 2);
 			if (rc)
 				return rc;
 		} else if (a[0] == '-' && a[1]) {
 			return bad_usage(ctx, "unknown option '%s'", a);
 		} else {
+			c->nfiles++;
 			rc = sb_jobfile_read(ctx, a, &c->jobs);
 			if (rc) {
 				sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
@@ -176,6 +184,22 @@ static int parse_args(struct sb_ctx *ctx, struct cli *c, int argc, char **argv)
 			}
 		}
 	}
+	return 0;
+}
+
+/* --showcmd runs before any job's engine is resolved, so any plugin's
+ * secret option name is treated as a secret. */
+static int is_secret(const char *key, void *arg)
+{
+	const struct sb_loader *l = arg;
+
+	for (const struct sb_plugin *p = l->plugins; p; p = p->next)
+		for (const struct sb_option *o = p->desc->options; o && o->name;
+		     o++)
+			if (o->type == SB_OPT_SECRET &&
+			    (strcmp(o->name, key) == 0 ||
+			     (o->alias && strcmp(o->alias, key) == 0)))
+				return 1;
 	return 0;
 }
 
@@ -201,17 +225,38 @@ static int keep_sections(struct sb_ctx *ctx, struct cli *c)
 
 /* The default benchmark: a file in a fresh temporary directory, removed
  * afterwards, so it needs no server and writes nowhere the user keeps data. */
-static int run_default(struct sb_ctx *ctx, struct cli *c,
-		       struct sb_run_opts *ro)
+/* Remove the default benchmark's directory: only files it made itself. */
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[4400];
+
+		if (e->d_type == DT_REG &&
+		    sb_join_path(path, sizeof(path), dir, e->d_name, ""))
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+static int run_default(struct sb_ctx *ctx, struct sb_run_opts *ro)
 {
 	static const char *const kv[][2] = {
 		{"ioengine", "psync"}, {"rw", "randread"}, {"bs", "4k"},
 		{"size", "64m"},       {"runtime", "5"},   {"time_based", NULL},
 	};
 	const char *tmp = getenv("TMPDIR");
-	char dir[4096], file[4200];
+	struct sb_jobset set;
+	char dir[4096];
 	int rc, code;
 
+	/* Its own job set: no option of the command line can point it at
+	 * the user's files. */
+	memset(&set, 0, sizeof(set));
 	snprintf(dir, sizeof(dir), "%s/storbench-XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
@@ -220,12 +265,11 @@ static int run_default(struct sb_ctx *ctx, struct cli *c,
 		       tmp && *tmp ? tmp : "/tmp", strerror(errno));
 		return SB_EXIT_JOB_ERROR;
 	}
-	rc = sb_jobset_section(ctx, &c->jobs, "default", "--default");
+	rc = sb_jobset_section(ctx, &set, "default", "--default");
 	for (size_t i = 0; !rc && i < sizeof(kv) / sizeof(kv[0]); i++)
-		rc = sb_jobset_kv(ctx, &c->jobs, kv[i][0], kv[i][1],
-				  "--default");
+		rc = sb_jobset_kv(ctx, &set, kv[i][0], kv[i][1], "--default");
 	if (!rc)
-		rc = sb_jobset_kv(ctx, &c->jobs, "directory", dir, "--default");
+		rc = sb_jobset_kv(ctx, &set, "directory", dir, "--default");
 	if (rc) {
 		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
 		code = SB_EXIT_JOB_ERROR;
@@ -234,11 +278,10 @@ static int run_default(struct sb_ctx *ctx, struct cli *c,
 		       "default benchmark: 4 KiB random reads on a 64 MiB "
 		       "file in %s for 5 s",
 		       dir);
-		code = sb_run(ctx, ctx->loader, &c->jobs, ro);
+		code = sb_run(ctx, ctx->loader, &set, ro);
 	}
-	snprintf(file, sizeof(file), "%s/default.0.0", dir);
-	unlink(file);
-	rmdir(dir);
+	sb_jobset_free(&set);
+	remove_tree(dir);
 	return code;
 }
 
@@ -247,6 +290,7 @@ int main(int argc, char **argv)
 	struct sb_ctx ctx = {.log_level = SB_LOG_INFO};
 	struct sb_run_opts ro = {.formats = "normal"};
 	struct sb_loader loader;
+	struct sb_signals sig = {0};
 	struct cli c;
 	int code;
 
@@ -260,13 +304,24 @@ int main(int argc, char **argv)
 		sb_log(&ctx, SB_LOG_ERROR, NULL, "%s", ctx.err);
 		sb_loader_free(&loader);
 		sb_jobset_free(&c.jobs);
-		return SB_EXIT_JOB_ERROR;
+		return SB_EXIT_BAD_INPUT;
 	}
 	ctx.loader = &loader;
+	if (c.run_default && (c.njobopts || c.nfiles || c.parse_only ||
+			      c.showcmd || c.nsections)) {
+		sb_log(&ctx, SB_LOG_ERROR, NULL,
+		       "--default runs alone: no job files, job options, "
+		       "--section, --parse-only or --showcmd with it");
+		code = SB_EXIT_BAD_INPUT;
+	}
 	if (c.formats)
 		ro.formats = c.formats;
 	ro.output = c.output;
 
+	if (!code && sb_signals_start(&sig, &ctx)) {
+		sb_log(&ctx, SB_LOG_ERROR, NULL, "cannot watch for signals");
+		code = SB_EXIT_JOB_ERROR;
+	}
 	if (c.nsections && !code)
 		code = keep_sections(&ctx, &c);
 	if (code) {
@@ -280,18 +335,27 @@ int main(int argc, char **argv)
 				       c.formats &&
 					       strcmp(c.formats, "json") == 0);
 	} else if (c.run_default) {
-		code = run_default(&ctx, &c, &ro);
-	} else if (!sb_jobset_count(&c.jobs)) {
+		code = run_default(&ctx, &ro);
+	} else if (!c.njobopts && !c.nfiles) {
 		usage(stderr);
 		code = SB_EXIT_BAD_INPUT;
+	} else if (!sb_jobset_count(&c.jobs)) {
+		sb_log(&ctx, SB_LOG_ERROR, NULL,
+		       "no jobs: the job files and options define none");
+		code = SB_EXIT_BAD_INPUT;
 	} else if (c.showcmd) {
-		code = sb_jobset_showcmd(&c.jobs, stdout) ? SB_EXIT_JOB_ERROR
-							  : SB_EXIT_OK;
+		sb_loader_load_all(&loader, &ctx);
+		code = sb_jobset_showcmd(&c.jobs, stdout, is_secret, &loader)
+			       ? SB_EXIT_JOB_ERROR
+			       : SB_EXIT_OK;
 	} else if (c.parse_only) {
 		code = sb_run_check(&ctx, &loader, &c.jobs, &ro);
 	} else {
 		code = sb_run(&ctx, &loader, &c.jobs, &ro);
 	}
+	sb_signals_stop(&sig);
+	if (sb_stopping(&ctx) && code == SB_EXIT_OK)
+		code = SB_EXIT_JOB_ERROR;
 	sb_jobset_free(&c.jobs);
 	sb_loader_free(&loader);
 	return code;

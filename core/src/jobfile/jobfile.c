@@ -601,8 +601,11 @@ static int do_line(struct reader *r, struct frame *f, const char *s, size_t n)
 	if (*p == '[')
 		return section(r, f, p);
 	if (!r->cur)
+		/* Only the key: the value may be a password. */
 		return fail(r, f, lead + 1, -EINVAL,
-			    "'%.60s' comes before any [section]", p);
+			    "'%.*s' comes before any [section]",
+			    (int)(strcspn(p, "=") < 60 ? strcspn(p, "=") : 60),
+			    p);
 	/* fio's test is this prefix; the name starts after one more
 	 * character, whatever it is (include=x.fio works too). */
 	if (strncmp(p, "include", 7) == 0) {
@@ -772,19 +775,31 @@ void sb_jobset_keep(struct sb_jobset *set, const char *const *names, size_t n)
 	}
 }
 
-static void show_kv(FILE *out, const struct sb_kv *kv)
+struct show {
+	FILE *out;
+	int (*is_secret)(const char *key, void *arg);
+	void *arg;
+};
+
+static void show_kv(const struct show *sh, const struct sb_kv *kv)
 {
 	/* fio quotes this one value, as it may hold blanks. */
 	const char *q = strcmp(kv->key, "description") == 0 ? "\"" : "";
+	FILE *out = sh->out;
 
-	if (kv->value)
+	if (kv->value && sh->is_secret && sh->is_secret(kv->key, sh->arg))
+		fprintf(out, "--%s=<secret> ", kv->key);
+	else if (kv->value)
 		fprintf(out, "--%s=%s%s%s ", kv->key, q, kv->value, q);
 	else
 		fprintf(out, "--%s ", kv->key);
 }
 
-int sb_jobset_showcmd(const struct sb_jobset *set, FILE *out)
+int sb_jobset_showcmd(const struct sb_jobset *set, FILE *out,
+		      int (*is_secret)(const char *key, void *arg), void *arg)
 {
+	const struct show sh = {out, is_secret, arg};
+
 	for (unsigned k = 0; k < set->nfiles; k++) {
 		int started = 0;
 
@@ -802,19 +817,19 @@ int sb_jobset_showcmd(const struct sb_jobset *set, FILE *out)
 				     i++)
 					kv = kv->next;
 				for (; kv; kv = kv->next)
-					show_kv(out, kv);
+					show_kv(&sh, kv);
 				continue;
 			}
 			/* fio prints all globals so far at each [global]. */
 			if (k == 0)
 				for (kv = set->cmd_globals; kv; kv = kv->next)
-					show_kv(out, kv);
+					show_kv(&sh, kv);
 			for (const struct sb_jobdef *g = set->jobs; g;
 			     g = g->next) {
 				if (!g->name && !g->from_cmdline &&
 				    g->file_index == k)
 					for (kv = g->kvs; kv; kv = kv->next)
-						show_kv(out, kv);
+						show_kv(&sh, kv);
 				if (g == j)
 					break;
 			}

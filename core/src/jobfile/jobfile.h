@@ -149,8 +149,10 @@ void sb_jobset_keep(struct sb_jobset *set, const char *const *names, size_t n);
  * one line per file, as fio prints it: "fio", the [global] pairs seen so
  * far each time a [global] section ends, "--name=job" and each job's own
  * pairs. Pairs keep their order in the file (fio sorts them by its
- * internal option priority). 0, or -EIO if writing failed.
+ * internal option priority). A value whose key is_secret() (when given)
+ * says is a secret is printed as <secret>. 0, or -EIO if writing failed.
  */
-int sb_jobset_showcmd(const struct sb_jobset *set, FILE *out);
+int sb_jobset_showcmd(const struct sb_jobset *set, FILE *out,
+		      int (*is_secret)(const char *key, void *arg), void *arg);
 
 #endif

@@ -67,8 +67,17 @@ int sb_loader_init(struct sb_loader *l, struct sb_ctx *ctx,
 		return sb_err(ctx, -ENOMEM, "cannot start libltdl: %s",
 			      lt_dlerror());
 	l->ltdl_up = 1;
-	for (size_t i = 0; i < ncli && !rc; i++)
+	for (size_t i = 0; i < ncli && !rc; i++) {
+		struct stat st;
+
+		/* A mistyped --plugin-dir would otherwise be skipped quietly.
+		 */
+		if (stat(cli_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode))
+			return sb_err(ctx, -ENOTDIR,
+				      "--plugin-dir=%s: not a directory",
+				      cli_dirs[i]);
 		rc = add_dir(l, cli_dirs[i], strlen(cli_dirs[i]));
+	}
 	while (env && *env && !rc) {
 		const char *colon = strchr(env, ':');
 		size_t len = colon ? (size_t)(colon - env) : strlen(env);

@@ -25,7 +25,6 @@ static int add(struct sb_ctx *ctx, struct sb_loader *loader,
 	r->plugin = p;
 	r->ops = &p->ops.reporter;
 	sb_handle_init(&r->h, ctx, p->desc->name);
-	r->h.out = rs->out;
 	r->opts = calloc(1, p->desc->options_size ? p->desc->options_size : 1);
 	r->state = calloc(1, r->ops->state_size ? r->ops->state_size : 1);
 	if (!r->opts || !r->state)
@@ -43,17 +42,6 @@ int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
 	memset(rs, 0, sizeof(*rs));
 	if (!list)
 		return sb_err(ctx, -ENOMEM, "out of memory");
-	rs->out = stdout;
-	if (output) {
-		rs->out = fopen(output, "w");
-		if (!rs->out) {
-			rc = sb_err(ctx, -errno, "cannot write --output=%s: %s",
-				    output, strerror(errno));
-			free(list);
-			return rc;
-		}
-		rs->own_out = 1;
-	}
 	for (cur = list; cur && !rc; cur = comma) {
 		comma = strchr(cur, ',');
 		if (comma)
@@ -65,8 +53,29 @@ int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
 				    formats);
 		else
 			rc = add(ctx, loader, rs, cur);
+		for (size_t i = 0; !rc && i + 1 < rs->n; i++)
+			if (rs->v[i].plugin == rs->v[rs->n - 1].plugin)
+				rc = sb_err(ctx, -EINVAL,
+					    "--output-format: '%s' is named "
+					    "twice",
+					    cur);
 	}
 	free(list);
+	/* The output is opened (and an existing file truncated) only once
+	 * every reporter is known to load. */
+	rs->out = stdout;
+	if (!rc && output) {
+		rs->out = fopen(output, "w");
+		if (!rs->out) {
+			rs->out = stdout;
+			return sb_err(ctx, -errno,
+				      "cannot write --output=%s: %s", output,
+				      strerror(errno));
+		}
+		rs->own_out = 1;
+	}
+	for (size_t i = 0; i < rs->n; i++)
+		rs->v[i].h.out = rs->out;
 	return rc;
 }
 

@@ -193,6 +193,49 @@ static int check_supported(struct sb_ctx *ctx, struct sb_runjob *rj)
 	return 0;
 }
 
+/* Values fio would take but that cannot run: named with where they came
+ * from, before anything runs. */
+static int check_values(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const struct sb_job_opts *o = &rj->opts;
+	const struct sb_kv *kv;
+	int rp = sb_rw_read_pct(o);
+
+	for (int d = SB_DDIR_READ; d <= SB_DDIR_WRITE; d++) {
+		if ((d == SB_DDIR_READ && rp == 0) ||
+		    (d == SB_DDIR_WRITE && rp == 100))
+			continue;
+		kv = sb_jobdef_get(rj->def, "bs");
+		if (!kv)
+			kv = sb_jobdef_get(rj->def, "blocksize");
+		if (o->bs[d] == 0 || o->bs[d] > SB_MAX_BS)
+			return sb_err(ctx, -EINVAL,
+				      "%s: bs: the %s block size must be 1 "
+				      "byte to %llu MiB",
+				      kv ? kv->where : rj->def->where,
+				      d ? "write" : "read",
+				      (unsigned long long)(SB_MAX_BS >> 20));
+		if (o->size.bytes && o->bs[d] > o->size.bytes)
+			return sb_err(ctx, -EINVAL,
+				      "%s: bs=%llu is larger than size=%llu: "
+				      "the job could do no I/O",
+				      kv ? kv->where : rj->def->where,
+				      (unsigned long long)o->bs[d],
+				      (unsigned long long)o->size.bytes);
+	}
+	kv = sb_jobdef_get(rj->def, "directory");
+	if (o->directory && !*o->directory)
+		return sb_err(ctx, -EINVAL,
+			      "%s: directory= is empty (an unset ${VAR}?)",
+			      kv ? kv->where : rj->def->where);
+	kv = sb_jobdef_get(rj->def, "filename");
+	if (o->filename && !*o->filename)
+		return sb_err(ctx, -EINVAL,
+			      "%s: filename= is empty (an unset ${VAR}?)",
+			      kv ? kv->where : rj->def->where);
+	return 0;
+}
+
 /* fio: when both rwmixread and rwmixwrite are given, the later wins. */
 static void settle_rwmix(struct sb_runjob *rj)
 {
@@ -261,6 +304,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 			rc = plugin_option(ctx, rj, kv);
 	if (!rc)
 		rc = check_supported(ctx, rj);
+	if (!rc)
+		rc = check_values(ctx, rj);
 	if (!rc)
 		rc = settle_filename(ctx, rj);
 	if (rc)

@@ -41,6 +41,10 @@ struct sb_job_opts {
 	int kb_base; /* index into "1024", "1000" */
 };
 
+/* Buffers are allocated per I/O in flight; beyond this a block is more
+ * likely a typo than a test (the ATTO sweep stops at 64 MiB). */
+#define SB_MAX_BS (1ULL << 30)
+
 extern const struct sb_option sb_core_options[];
 
 static inline int sb_rw_is_random(const struct sb_rw_spec *rw)

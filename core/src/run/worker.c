@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../loader/loader.h"
 
@@ -108,6 +109,16 @@ static int next_spec(struct sb_worker *w, struct sb_io_spec *spec)
 	return rc;
 }
 
+/* A generator's pause before an I/O. */
+static void think(uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ULL),
+			      .tv_nsec = (long)(ns % 1000000000ULL)};
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
 static void return_slot(struct sb_worker *w, struct sb_ioslot *s)
 {
 	w->free_slots[w->nfree++] = s;
@@ -168,6 +179,8 @@ static int io_loop(struct sb_worker *w)
 					end = 1;
 					break;
 				}
+				if (spec.think_ns)
+					think(spec.think_ns);
 				s = w->free_slots[--w->nfree];
 				s->io.ddir = spec.ddir;
 				s->io.offset = spec.offset;
@@ -182,7 +195,7 @@ static int io_loop(struct sb_worker *w)
 				t = now_ns();
 				complete(w, s, t, 0);
 				return_slot(w, s);
-				if (t >= deadline)
+				if (t >= deadline || sb_stopping(rj->ctx))
 					end = 1;
 			} else if (q == SB_Q_QUEUED) {
 				w->queued[nqueued++] = s;
@@ -210,13 +223,19 @@ static int io_loop(struct sb_worker *w)
 				break;
 			continue;
 		}
-		if (reap(w, &inflight, &t) == 0 && t >= deadline)
+		if (reap(w, &inflight, &t) == 0 &&
+		    (t >= deadline || sb_stopping(rj->ctx)))
 			end = 1;
 	}
 	/* After an error, still collect what is in flight: the engine must not
 	 * be left holding buffers we are about to free. */
-	while (inflight && reap(w, &inflight, &t) != -EPROTO)
-		;
+	while (inflight) {
+		unsigned before = inflight;
+
+		reap(w, &inflight, &t);
+		if (inflight == before)
+			break; /* the engine gives nothing back: stop asking */
+	}
 	if (pending)
 		return_slot(w, pending);
 	return w->error;
@@ -235,6 +254,9 @@ static int alloc_slots(struct sb_worker *w)
 	w->queued = calloc(w->depth, sizeof(*w->queued));
 	if (!w->slots || !w->free_slots || !w->queued)
 		return fail(w, -ENOMEM, "out of memory for %u I/Os", w->depth);
+	/* Each buffer starts on a 4 KiB boundary, as engine.h promises and
+	 * O_DIRECT needs, whatever the block size. */
+	bs = (bs + 4095) & ~(uint64_t)4095;
 	if (need_data) {
 		uint64_t total = bs * w->depth, seed = 0x5eed ^ w->idx;
 
@@ -310,15 +332,17 @@ static void plan(struct sb_worker *w)
 		uint64_t bs[SB_DDIR_COUNT], chunk = sb_job_max_bs(o), from;
 		uint64_t end = base + size;
 
-		/* Lay out in the job's largest block, from the last whole
-		 * block the file already has up to the region's end. */
+		/* Lay out in the job's largest block up to the region's
+		 * end. */
 		for (int d = 0; d < SB_DDIR_COUNT; d++)
 			bs[d] = chunk;
-		from = w->file.real_size / chunk * chunk;
+		/* Append only: an existing file's bytes are never
+		 * overwritten. */
+		from = w->file.real_size;
 		if (from > end)
 			from = end;
-		sb_pattern_init(&w->pat, 0, from, end - from, end - from, bs,
-				0, 0, 0);
+		sb_pattern_init(&w->pat, 0, from, end - from, end - from, bs, 0,
+				0, 0);
 		return;
 	}
 	sb_pattern_init(&w->pat, (uint64_t)o->randseed * 0x9e37ULL + w->idx,
@@ -373,6 +397,12 @@ int sb_worker_run(struct sb_worker *w)
 		     "job %s: size= is not set (or a percentage) and %s has "
 		     "no size to use",
 		     rj->def->name, w->path);
+	if (!w->error && !w->layout && job_span(w) < sb_job_max_bs(&rj->opts))
+		fail(w, -EINVAL,
+		     "job %s: the region of %s (%llu bytes) is smaller than "
+		     "the block size (%llu)",
+		     rj->def->name, w->path, (unsigned long long)job_span(w),
+		     (unsigned long long)sb_job_max_bs(&rj->opts));
 	if (!w->error)
 		plan(w);
 	if (!w->error && !alloc_slots(w) && !start_generator(w)) {
