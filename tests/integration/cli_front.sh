@@ -6,7 +6,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 29
+plan 30
 
 B=$SB_BIN
 
@@ -90,6 +90,15 @@ start=$(date +%s%N)
 	>/dev/null 2>&1
 ms=$((($(date +%s%N) - start) / 1000000))
 ok "without it they run at once (${ms} ms)" test "$ms" -lt 1900
+
+# c waits for the short b only, not for the long a beside it: about 2 s.
+start=$(date +%s%N)
+"$B" --name=a --ioengine=null --size=64k --runtime=2 --time_based \
+	--name=b --ioengine=null --size=64k \
+	--name=c --ioengine=null --size=64k --runtime=1 --time_based \
+	--wait_for=b >/dev/null 2>&1
+ms=$((($(date +%s%N) - start) / 1000000))
+ok "wait_for waits for its job only (${ms} ms, not 3 s)" test "$ms" -lt 2800
 
 # Values as fio reads them.
 out=$("$B" --name=k --ioengine=null --kb_base=1000 --size=4KiB --bs=512)

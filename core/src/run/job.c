@@ -336,4 +336,5 @@ void sb_runjob_free(struct sb_runjob *rj)
 	free(rj->gen_opts);
 	sb_opt_free(sb_core_options, &rj->opts);
 	sb_facts_free(&rj->facts);
+	free(rj->dir);
 }

@@ -15,12 +15,12 @@ struct sb_pattern {
 	uint64_t span; /* bytes of the file the pattern covers */
 	uint64_t base; /* first offset */
 	uint64_t nblocks[SB_DDIR_COUNT]; /* span / bs */
-	uint64_t seq_off; /* next sequential offset, relative to base */
-	uint64_t issued;  /* bytes issued in this loop */
-	uint64_t limit;	  /* bytes per loop */
+	uint64_t seq_off;    /* next sequential offset, relative to base */
+	uint64_t issued;     /* bytes issued in this loop */
+	uint64_t limit;	     /* bytes per loop */
 	uint64_t loops_left; /* loops after this one */
 	uint64_t ios_left;   /* number_ios budget; UINT64_MAX: none */
-	int read_pct;	  /* 0..100 */
+	int read_pct;	     /* 0..100 */
 	int random;
 	int wrap; /* time_based: start a new loop at the limit */
 };

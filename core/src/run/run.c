@@ -1,6 +1,8 @@
 #include "run.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -74,41 +76,63 @@ static int finish(struct sb_ctx *ctx, struct sb_reporters *rs,
 	return err;
 }
 
+/* The first started job whose workers have all ended, waiting for one. */
+static size_t next_done(struct sb_run_signal *sig, struct sb_runjob *jobs,
+			size_t first, size_t end)
+{
+	pthread_mutex_lock(&sig->lock);
+	for (;;) {
+		for (size_t i = first; i < end; i++)
+			if (jobs[i].started && !jobs[i].ended &&
+			    atomic_load(&jobs[i].live) == 0) {
+				pthread_mutex_unlock(&sig->lock);
+				return i;
+			}
+		pthread_cond_wait(&sig->cond, &sig->lock);
+	}
+}
+
 /* Jobs between two stonewalls run at once, as fio runs them; a job with
- * wait_for starts when its job has ended. */
+ * wait_for starts as soon as its job has ended, whatever else runs. */
 static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
 		    struct sb_runjob *jobs, size_t njobs)
 {
+	struct sb_run_signal sig;
 	int err = 0;
 
+	pthread_mutex_init(&sig.lock, NULL);
+	pthread_cond_init(&sig.cond, NULL);
 	for (size_t first = 0; first < njobs;) {
 		size_t end = first + 1, left;
 
 		while (end < njobs && !jobs[end].opts.stonewall)
 			end++;
-		left = end - first;
-		while (left) {
-			/* Start what may start, then end the oldest running. */
-			for (size_t i = first; i < end; i++) {
+		for (left = end - first; left; left--) {
+			size_t i;
+
+			for (i = first; i < end; i++) {
 				struct sb_runjob *rj = &jobs[i];
 
 				if (!rj->started &&
 				    (rj->wait_for < 0 ||
 				     jobs[rj->wait_for].ended)) {
-					sb_runjob_start(rj);
+					rj->done_signal = &sig;
+					/* started before the threads exist,
+					 * so next_done never misses it */
+					pthread_mutex_lock(&sig.lock);
 					rj->started = 1;
+					pthread_mutex_unlock(&sig.lock);
+					sb_runjob_start(rj);
 				}
 			}
-			for (size_t i = first; i < end; i++)
-				if (jobs[i].started && !jobs[i].ended) {
-					err = finish(ctx, rs, &jobs[i], err);
-					jobs[i].ended = 1;
-					left--;
-					break;
-				}
+			i = next_done(&sig, jobs, first, end);
+			err = finish(ctx, rs, &jobs[i], err);
+			jobs[i].ended = 1;
 		}
 		first = end;
 	}
+	pthread_cond_destroy(&sig.cond);
+	pthread_mutex_destroy(&sig.lock);
 	return err;
 }
 

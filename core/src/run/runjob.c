@@ -77,7 +77,15 @@ static int lay_out(struct sb_runjob *rj)
 
 static void *worker_main(void *arg)
 {
-	sb_worker_run(arg);
+	struct sb_worker *w = arg;
+	struct sb_runjob *rj = w->rj;
+
+	sb_worker_run(w);
+	if (atomic_fetch_sub(&rj->live, 1) == 1 && rj->done_signal) {
+		pthread_mutex_lock(&rj->done_signal->lock);
+		pthread_cond_broadcast(&rj->done_signal->cond);
+		pthread_mutex_unlock(&rj->done_signal->lock);
+	}
 	return NULL;
 }
 
@@ -90,7 +98,8 @@ void sb_runjob_start(struct sb_runjob *rj)
 	rj->mh.facts = &rj->facts;
 	sb_env_init(&rj->menv, &rj->mh, rj->engine_opts, NULL, &rj->job, 0);
 	rj->workers = calloc(n, sizeof(*rj->workers));
-	if (!rj->workers) {
+	rj->dir = calloc(SB_DDIR_COUNT, sizeof(*rj->dir));
+	if (!rj->workers || !rj->dir) {
 		job_fail(rj, -ENOMEM, "out of memory");
 		return;
 	}
@@ -117,11 +126,19 @@ void sb_runjob_start(struct sb_runjob *rj)
 	rj->set_up = 1;
 	if (lay_out(rj))
 		return;
+	atomic_store(&rj->live, n);
 	for (unsigned i = 0; i < n; i++) {
 		rc = pthread_create(&rj->workers[i].thread, NULL, worker_main,
 				    &rj->workers[i]);
 		if (rc) {
-			job_fail(rj, -rc, "cannot start a worker thread");
+			char msg[256];
+
+			snprintf(msg, sizeof(msg),
+				 "cannot start worker thread %u of %u: %s",
+				 i + 1, n, strerror(rc));
+			/* The ones never started will not count down. */
+			atomic_fetch_sub(&rj->live, n - i);
+			job_fail(rj, -rc, msg);
 			return;
 		}
 		rj->nstarted++;
@@ -140,7 +157,7 @@ static void merge_worker(struct sb_runjob *rj, const struct sb_worker *w,
 	const struct rusage *a = &w->ru_start, *b = &w->ru_end;
 	uint64_t rt = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
 
-	for (int d = 0; d < SB_DDIR_COUNT; d++)
+	for (int d = 0; d < SB_DDIR_COUNT && rj->dir; d++)
 		sb_dir_merge(&rj->dir[d], &w->dir[d]);
 	if (rt > rj->runtime_ns)
 		rj->runtime_ns = rt;
@@ -205,7 +222,7 @@ void sb_runjob_result(struct sb_runjob *rj)
 	r->error = rj->error;
 	r->errmsg = rj->errmsg;
 	r->runtime_ns = rj->runtime_ns;
-	for (int d = 0; d < SB_DDIR_COUNT; d++)
+	for (int d = 0; d < SB_DDIR_COUNT && rj->dir; d++)
 		sb_dir_view(&rj->dir[d], rj->runtime_ns, &r->dir[d]);
 	r->usr_cpu = rj->usr_cpu;
 	r->sys_cpu = rj->sys_cpu;

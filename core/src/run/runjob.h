@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sys/resource.h>
 
 #include <storbench/engine.h>
@@ -23,6 +24,8 @@
 struct sb_plugin;
 struct sb_loader;
 
+struct sb_run_signal;
+
 struct sb_runjob {
 	struct sb_ctx *ctx;
 	const struct sb_jobdef *def;
@@ -37,8 +40,9 @@ struct sb_runjob {
 	struct sb_facts facts;
 	unsigned groupid;
 
-	/* Results, filled by sb_runjob_run(). */
-	struct sb_dir_acc dir[SB_DDIR_COUNT];
+	/* Results, filled by sb_runjob_wait(); allocated when the job starts,
+	 * as a prepared job waiting its turn needs no histograms. */
+	struct sb_dir_acc *dir;
 	uint64_t runtime_ns;
 	int error;
 	char errmsg[SB_ERRMSG_MAX];
@@ -53,6 +57,15 @@ struct sb_runjob {
 	int set_up;
 	long wait_for; /* index of the job wait_for names, or -1 */
 	int started, ended;
+	/* Workers still running; the last one out tells the run. */
+	atomic_uint live;
+	struct sb_run_signal *done_signal;
+};
+
+/* How a job's last worker tells the run it has ended. */
+struct sb_run_signal {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
 };
 
 /* One clone of a job: a thread, its engine instance, its file, its stats. */
