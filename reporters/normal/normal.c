@@ -52,16 +52,18 @@ struct normal_unit {
 	double div;
 };
 
-/* One unit for all latency lines of a job, chosen by the largest value. */
+/* One unit for all latency lines of a job, chosen by the largest mean, so
+ * typical values keep their digits and a rare slow I/O shows as a big
+ * number rather than turning every average into 0. */
 static struct normal_unit normal_lat_unit(const struct sb_job_result *r)
 {
-	uint64_t max = 0;
+	double max = 0;
 
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
 		const struct sb_dir_stats *s = &r->dir[d];
 
-		if (s->lat.max_ns > max)
-			max = s->lat.max_ns;
+		if (s->lat.mean_ns > max)
+			max = s->lat.mean_ns;
 	}
 	if (max < 10000)
 		return (struct normal_unit){"nsec", 1.0};
