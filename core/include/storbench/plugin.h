@@ -135,7 +135,15 @@ struct sb_env {
 	const struct sb_job *job; /* facts about the job (engine.h); NULL for
 				     reporters outside a job */
 	unsigned worker;	  /* clone index, 0..numjobs-1 */
+	unsigned flags;		  /* SB_ENV_* */
 };
+
+/*
+ * env->flags. SB_ENV_LAYOUT: this engine instance only lays the file out
+ * (writes it to size before a read job, unmeasured, on the main thread);
+ * a fault-injecting or caching engine may want to behave plainly.
+ */
+#define SB_ENV_LAYOUT 0x1u
 
 struct sb_plugin_descriptor {
 	unsigned abi_major; /* SB_ABI_MAJOR the plugin was built with */

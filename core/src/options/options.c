@@ -224,6 +224,16 @@ int sb_opt_parse_kb(struct sb_ctx *ctx, const struct sb_option *o, void *base,
 			      where, value ? value : "", o->name, err);
 	if (scalar_of(o, field, &v))
 		return check_range(ctx, o, v, where);
+	if (o->type == SB_OPT_FLOAT && o->min < o->max) {
+		double d;
+
+		memcpy(&d, field, sizeof(d));
+		if (!(d >= (double)o->min && d <= (double)o->max))
+			return sb_err(ctx, -ERANGE,
+				      "%s: %s=%g is out of range (%lld..%lld)",
+				      where, o->name, d, (long long)o->min,
+				      (long long)o->max);
+	}
 	return 0;
 }
 

@@ -322,6 +322,13 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 			      "%s: job %s: size= (in bytes) is required with "
 			      "engine %s",
 			      def->where, def->name, rj->engine->desc->name);
+	if (rj->opts.direct && !(rj->eops->flags & SB_ENGINE_DIRECT)) {
+		const struct sb_kv *d = sb_jobdef_get(def, "direct");
+
+		return sb_err(
+			ctx, -EOPNOTSUPP, "%s: engine %s cannot do direct=1",
+			d ? d->where : def->where, rj->engine->desc->name);
+	}
 	fill_job_facts(rj);
 	return 0;
 }

@@ -64,15 +64,13 @@ static int prepare_all(struct sb_ctx *ctx, struct sb_loader *loader,
 	return 0;
 }
 
-static int finish(struct sb_ctx *ctx, struct sb_reporters *rs,
-		  struct sb_runjob *rj, int err)
+static int finish(struct sb_ctx *ctx, struct sb_runjob *rj, int err)
 {
 	if (sb_runjob_wait(rj)) {
 		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", rj->errmsg);
 		if (!err)
 			err = rj->error;
 	}
-	sb_reporters_job_end(ctx, rs, &rj->result);
 	return err;
 }
 
@@ -126,9 +124,12 @@ static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
 				}
 			}
 			i = next_done(&sig, jobs, first, end);
-			err = finish(ctx, rs, &jobs[i], err);
+			err = finish(ctx, &jobs[i], err);
 			jobs[i].ended = 1;
 		}
+		/* Reported in job order, whichever ended first. */
+		for (size_t i = first; i < end; i++)
+			sb_reporters_job_end(ctx, rs, &jobs[i].result);
 		first = end;
 	}
 	pthread_cond_destroy(&sig.cond);

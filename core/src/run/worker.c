@@ -376,7 +376,7 @@ int sb_worker_run(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
 	const struct sb_engine_ops *ops = rj->eops;
-	int rc = 0, inited = 0, opened = 0;
+	int rc = 0, opened = 0;
 
 	sb_handle_init(&w->eh, rj->ctx, rj->engine->desc->name);
 	w->eh.facts = (struct sb_facts *)&rj->facts;
@@ -384,24 +384,25 @@ int sb_worker_run(struct sb_worker *w)
 		return fail(w, -ENOMEM, "out of memory");
 	sb_env_init(&w->eenv, &w->eh, rj->engine_opts, w->estate, &rj->job,
 		    w->idx);
+	if (w->layout)
+		w->eenv.flags |= SB_ENV_LAYOUT;
 	if (ops->init) {
 		rc = ops->init(&w->eenv);
 		if (rc)
 			hook_failed(w, &w->eh, rc, "init");
 	}
-	inited = !rc;
 	if (!w->error && !open_target(w))
 		opened = 1;
 	if (!w->error && !job_span(w))
 		fail(w, -EINVAL,
-		     "job %s: size= is not set (or a percentage) and %s has "
-		     "no size to use",
-		     rj->def->name, w->path);
+		     "size= is not set (or a percentage) and %s has no size "
+		     "to use",
+		     w->path);
 	if (!w->error && !w->layout && job_span(w) < sb_job_max_bs(&rj->opts))
 		fail(w, -EINVAL,
-		     "job %s: the region of %s (%llu bytes) is smaller than "
-		     "the block size (%llu)",
-		     rj->def->name, w->path, (unsigned long long)job_span(w),
+		     "the region of %s (%llu bytes) is smaller than the block "
+		     "size (%llu)",
+		     w->path, (unsigned long long)job_span(w),
 		     (unsigned long long)sb_job_max_bs(&rj->opts));
 	if (!w->error)
 		plan(w);
@@ -419,7 +420,9 @@ int sb_worker_run(struct sb_worker *w)
 		if (rc)
 			hook_failed(w, &w->eh, rc, "close");
 	}
-	if (inited && ops->cleanup)
+	/* After a failed init too, as engine.h promises: init may have
+	 * half-built what cleanup undoes. */
+	if (ops->cleanup)
 		ops->cleanup(&w->eenv);
 	return w->error;
 }

@@ -1,0 +1,335 @@
+/*
+ * faulty: a test engine that does psync's I/O (or none at all) and breaks
+ * some of it on purpose, so the host's error handling can be proven: I/Os
+ * that fail with a chosen errno, reads and writes that come back short, and
+ * I/Os that take longer.
+ *
+ * Which I/Os are hit is decided by a splitmix64 stream in the worker's own
+ * state, seeded from faulty_seed and the worker index, so the same job with
+ * the same seed fails at the same I/O every time, with no lock and no
+ * shared state between workers. Every I/O draws the same four numbers
+ * whatever the rates are, so where the errors fall depends only on the
+ * seed, the worker and faulty_error_rate: adding latency or short I/Os to a
+ * job does not move them.
+ */
+#define _GNU_SOURCE /* O_DIRECT in the shared open helper */
+#include "../common/sb_file_engine.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <storbench/engine.h>
+
+enum faulty_backend {
+	FAULTY_PSYNC = 0,
+	FAULTY_NULL = 1,
+};
+
+static const char *const faulty_backends[] = {"psync", "null", NULL};
+
+struct faulty_opts {
+	int backend;
+	int64_t seed;
+	double error_rate;
+	char *errno_name;
+	double short_rate;
+	uint64_t latency_ns;
+	double latency_rate;
+};
+
+static const struct sb_option faulty_options[] = {
+	{
+		.name = "faulty_backend",
+		.type = SB_OPT_ENUM,
+		.offset = offsetof(struct faulty_opts, backend),
+		.def = "psync",
+		.choices = faulty_backends,
+		.help = "psync: pread/pwrite on the file; null: no I/O and no "
+			"file at all",
+	},
+	{
+		.name = "faulty_seed",
+		.type = SB_OPT_INT,
+		.offset = offsetof(struct faulty_opts, seed),
+		.def = "0",
+		.help = "seed of the fault pattern; with the worker index it "
+			"fixes which I/Os are hit",
+	},
+	{
+		.name = "faulty_error_rate",
+		.type = SB_OPT_FLOAT,
+		.offset = offsetof(struct faulty_opts, error_rate),
+		.def = "0",
+		.help = "percentage of I/Os (0-100) that fail with "
+			"faulty_errno "
+			"and move nothing",
+	},
+	{
+		.name = "faulty_errno",
+		.type = SB_OPT_STR,
+		.offset = offsetof(struct faulty_opts, errno_name),
+		.def = "EIO",
+		.help = "errno of an injected error: a name (EIO, ENOSPC, "
+			"ETIMEDOUT, ...) or a number",
+	},
+	{
+		.name = "faulty_short_rate",
+		.type = SB_OPT_FLOAT,
+		.offset = offsetof(struct faulty_opts, short_rate),
+		.def = "0",
+		.help = "percentage of reads and writes (0-100) that move "
+			"fewer "
+			"bytes than asked",
+	},
+	{
+		.name = "faulty_latency",
+		.type = SB_OPT_TIME,
+		.offset = offsetof(struct faulty_opts, latency_ns),
+		.def = "0",
+		.unit = SB_UNIT_US,
+		.help = "time added to each delayed I/O (a bare number is in "
+			"microseconds)",
+	},
+	{
+		.name = "faulty_latency_rate",
+		.type = SB_OPT_FLOAT,
+		.offset = offsetof(struct faulty_opts, latency_rate),
+		.def = "100",
+		.help = "percentage of I/Os (0-100) that get faulty_latency",
+	},
+	SB_OPTION_END,
+};
+
+/* The errors storage stacks really return, by name. */
+static const struct {
+	const char *name;
+	int value;
+} faulty_errnos[] = {
+	{"EIO", EIO},
+	{"ENOSPC", ENOSPC},
+	{"EDQUOT", EDQUOT},
+	{"EROFS", EROFS},
+	{"EAGAIN", EAGAIN},
+	{"EINTR", EINTR},
+	{"EBUSY", EBUSY},
+	{"ENXIO", ENXIO},
+	{"ENODEV", ENODEV},
+	{"ENOMEM", ENOMEM},
+	{"EINVAL", EINVAL},
+	{"EFBIG", EFBIG},
+	{"EPERM", EPERM},
+	{"EACCES", EACCES},
+	{"ESTALE", ESTALE},
+	{"ETIMEDOUT", ETIMEDOUT},
+	{"ECONNRESET", ECONNRESET},
+	{"EREMOTEIO", EREMOTEIO},
+	{"EILSEQ", EILSEQ},
+	{"EBADMSG", EBADMSG},
+	{"EOPNOTSUPP", EOPNOTSUPP},
+	{"ENOLINK", ENOLINK},
+};
+
+/* Rates are applied in parts per million: exact for any rate given with up
+ * to four decimals, and an integer compare on the hot path. */
+#define FAULTY_PPM 1000000ULL
+
+/* Below this a sleep's wake-up slack (50 us by default on Linux) would be
+ * longer than the delay itself, so shorter delays spin. */
+#define FAULTY_SPIN_NS 100000ULL
+
+/* With direct=1 a short I/O must stay a multiple of the logical block
+ * size, or it would fail with EINVAL instead of being short; 4 KiB is the
+ * largest common one and the alignment of the host's buffers. */
+#define FAULTY_DIRECT_UNIT 4096ULL
+
+struct faulty_state {
+	uint64_t rng;
+	int err; /* positive errno of an injected error */
+	uint64_t error_ppm;
+	uint64_t short_ppm;
+	uint64_t latency_ppm;
+};
+
+/* A positive errno, or 0 when s names none. */
+static int faulty_errno_of(const char *s)
+{
+	char *end;
+	long v;
+
+	for (size_t i = 0; i < sizeof(faulty_errnos) / sizeof(faulty_errnos[0]);
+	     i++)
+		if (!strcasecmp(s, faulty_errnos[i].name))
+			return faulty_errnos[i].value;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v <= 0 || v >= 4096)
+		return 0;
+	return (int)v;
+}
+
+static int faulty_check_rate(struct sb_env *env, const char *name, double r)
+{
+	/* Written so that NaN fails too. */
+	if (r >= 0.0 && r <= 100.0)
+		return 0;
+	return env->host->error(env->handle, -EINVAL,
+				"%s=%g: must be a percentage from 0 to 100",
+				name, r);
+}
+
+/* The float options have no range in the table, so they are checked here,
+ * once per job, before any I/O. */
+static int faulty_setup(struct sb_env *env)
+{
+	const struct faulty_opts *o = env->opts;
+	int rc;
+
+	rc = faulty_check_rate(env, "faulty_error_rate", o->error_rate);
+	if (!rc)
+		rc = faulty_check_rate(env, "faulty_short_rate", o->short_rate);
+	if (!rc)
+		rc = faulty_check_rate(env, "faulty_latency_rate",
+				       o->latency_rate);
+	if (rc)
+		return rc;
+	if (!o->errno_name || !faulty_errno_of(o->errno_name))
+		return env->host->error(env->handle, -EINVAL,
+					"faulty_errno=%s: not an errno name "
+					"(EIO, ENOSPC, ...) or number 1-4095",
+					o->errno_name ? o->errno_name : "");
+	return 0;
+}
+
+/* pct is checked to lie in 0..100 by setup. */
+static uint64_t faulty_ppm(double pct)
+{
+	return (uint64_t)(pct * (double)(FAULTY_PPM / 100) + 0.5);
+}
+
+static int faulty_init(struct sb_env *env)
+{
+	const struct faulty_opts *o = env->opts;
+	struct faulty_state *s = env->state;
+
+	s->rng = sb_fe_seed((uint64_t)o->seed, env->worker);
+	s->err = faulty_errno_of(o->errno_name);
+	s->error_ppm = faulty_ppm(o->error_rate);
+	s->short_ppm = faulty_ppm(o->short_rate);
+	s->latency_ppm = faulty_ppm(o->latency_rate);
+	return 0;
+}
+
+static int faulty_open(struct sb_env *env, struct sb_file *f)
+{
+	const struct faulty_opts *o = env->opts;
+
+	if (o->backend == FAULTY_PSYNC)
+		return sb_fe_open(env, f, NULL);
+	/* Nothing is created, so the target is as large as the job wants. */
+	f->real_size = f->want_bytes;
+	return 0;
+}
+
+static int faulty_close(struct sb_env *env, struct sb_file *f)
+{
+	const struct faulty_opts *o = env->opts;
+
+	return o->backend == FAULTY_PSYNC ? sb_fe_close(env, f) : 0;
+}
+
+/* At least ns by the host's clock, which is the one latencies are measured
+ * with. */
+static void faulty_delay(struct sb_env *env, uint64_t ns)
+{
+	uint64_t until = env->host->now_ns() + ns;
+
+	if (ns >= FAULTY_SPIN_NS) {
+		struct timespec ts = {
+			.tv_sec = (time_t)(ns / 1000000000ULL),
+			.tv_nsec = (long)(ns % 1000000000ULL),
+		};
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+			;
+	}
+	while (env->host->now_ns() < until)
+		;
+}
+
+/* Bytes a short I/O moves, from the random word r: at least one unit and
+ * never all of it; nothing when the I/O is a single unit. */
+static uint64_t faulty_short_len(const struct sb_env *env,
+				 const struct sb_io *io, uint64_t r)
+{
+	uint64_t unit = env->job->direct ? FAULTY_DIRECT_UNIT : 1;
+	uint64_t units = io->length / unit;
+
+	if (units < 2)
+		return 0;
+	return (1 + sb_fe_scale(r, units - 1)) * unit;
+}
+
+static int faulty_queue(struct sb_env *env, struct sb_io *io)
+{
+	const struct faulty_opts *o = env->opts;
+	struct faulty_state *s = env->state;
+	uint64_t hit_err = sb_fe_below(&s->rng, FAULTY_PPM);
+	uint64_t hit_short = sb_fe_below(&s->rng, FAULTY_PPM);
+	uint64_t hit_lat = sb_fe_below(&s->rng, FAULTY_PPM);
+	uint64_t r_len = sb_fe_rand(&s->rng);
+	int data = io->ddir == SB_DDIR_READ || io->ddir == SB_DDIR_WRITE;
+	uint64_t len = io->length;
+
+	/* Laying the file out is preparation, not the measured run. */
+	if (env->flags & SB_ENV_LAYOUT) {
+		io->result = o->backend == FAULTY_PSYNC ? sb_fe_pio(io, len)
+							: (int64_t)len;
+		return SB_Q_COMPLETED;
+	}
+	if (hit_lat < s->latency_ppm && o->latency_ns)
+		faulty_delay(env, o->latency_ns);
+	if (hit_err < s->error_ppm) {
+		io->result = -s->err;
+		return SB_Q_COMPLETED;
+	}
+	if (data && hit_short < s->short_ppm)
+		len = faulty_short_len(env, io, r_len);
+	if (o->backend == FAULTY_PSYNC)
+		io->result = sb_fe_pio(io, len);
+	else if (data)
+		io->result = (int64_t)len;
+	else
+		io->result = io->ddir == SB_DDIR_SYNC ? 0 : -EOPNOTSUPP;
+	return SB_Q_COMPLETED;
+}
+
+static const struct sb_engine_ops faulty_ops = {
+	.size = sizeof(struct sb_engine_ops),
+	.flags = SB_ENGINE_DIRECT,
+	.state_size = sizeof(struct faulty_state),
+	.setup = faulty_setup,
+	.init = faulty_init,
+	.open_file = faulty_open,
+	.close_file = faulty_close,
+	.queue = faulty_queue,
+};
+
+SB_PLUGIN_DESCRIPTOR = {
+	.abi_major = SB_ABI_MAJOR,
+	.abi_minor = SB_ABI_MINOR,
+	.size = sizeof(struct sb_plugin_descriptor),
+	.kind = SB_KIND_ENGINE,
+	.name = "faulty",
+	.version = SB_PLUGIN_VERSION,
+	.license = "MIT",
+	.description = "psync or no I/O with injected errors, short I/O and "
+		       "latency, for tests",
+	.options = faulty_options,
+	.options_size = sizeof(struct faulty_opts),
+	.ops = &faulty_ops,
+};

@@ -1,0 +1,516 @@
+/*
+ * libaio: Linux native asynchronous I/O (io_setup/io_submit/io_getevents)
+ * through libaio, as fio's libaio engine.
+ *
+ * queue() only prepares an iocb; commit() hands everything prepared to the
+ * kernel in one io_submit(), so a batch of iodepth I/Os costs one system
+ * call. The kernel is asynchronous only for O_DIRECT: without direct=1,
+ * io_submit() does buffered I/O before it returns, which is correct but
+ * measures a synchronous engine with extra steps (fio behaves the same).
+ *
+ * With userspace_reap, completions are taken straight from the ring the
+ * kernel maps into the process at io_setup(), as fio does; io_getevents()
+ * is still used to wait when the ring is empty.
+ */
+#define _GNU_SOURCE /* O_DIRECT */
+#include <errno.h>
+#include <fcntl.h>
+#include <libaio.h>
+#include <linux/fs.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <storbench/engine.h>
+
+#ifndef SB_PLUGIN_VERSION
+#define SB_PLUGIN_VERSION "1.0.0"
+#endif
+
+/*
+ * The completion ring's header as the kernel lays it out (fs/aio.c). libaio
+ * does not export it; its layout is ABI, since libaio itself reads it.
+ */
+struct libaio_ring {
+	unsigned id;
+	unsigned nr; /* events in the ring, may exceed io_setup's count */
+	unsigned head;
+	unsigned tail;
+	unsigned magic;
+	unsigned compat_features;
+	unsigned incompat_features;
+	unsigned header_length;
+	struct io_event events[];
+};
+
+#define LIBAIO_RING_MAGIC 0xa10a10a1u
+
+/* How long io_submit() may keep refusing with nothing of ours in flight
+ * before the job fails instead of spinning forever (fio waits 30 s too). */
+#define LIBAIO_STALL_NS (30ULL * 1000000000ULL)
+
+struct libaio_opts {
+	int userspace_reap;
+};
+
+static const struct sb_option libaio_options[] = {
+	{
+		.name = "userspace_reap",
+		.type = SB_OPT_BOOL,
+		.offset = offsetof(struct libaio_opts, userspace_reap),
+		.def = "0",
+		.help = "reap completions from the AIO ring in user space, "
+			"waiting in io_getevents() only when it is empty",
+	},
+	SB_OPTION_END,
+};
+
+struct libaio_state {
+	io_context_t ctx;
+	int ctx_live;
+	unsigned depth;
+	struct libaio_ring *ring; /* set only when user-space reaping is on */
+	struct iocb *iocbs;	  /* depth of them, owned by the free list or
+				     by one I/O from queue() to its event */
+	struct iocb **free;
+	unsigned nfree;
+	struct iocb **pending; /* prepared, not yet taken by io_submit() */
+	unsigned npending;
+	unsigned inkernel;	 /* taken by io_submit(), not yet reaped */
+	struct sb_io **rejected; /* refused by io_submit(): already failed */
+	unsigned nrejected;
+	struct io_event *events;
+	struct sb_io **done; /* the last getevents() batch, for event() */
+	unsigned ndone;
+};
+
+static const char *libaio_read_sysctl(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return n ? buf : "?";
+}
+
+/* io_setup() fails in ways that say nothing to a user on their own: name
+ * the likely cause with the errno. */
+static int libaio_setup_error(struct sb_env *env, int rc, unsigned nr)
+{
+	char max[32], cur[32];
+
+	switch (-rc) {
+	case EAGAIN:
+		return env->host->error(
+			env->handle, rc,
+			"io_setup(%u): %s: the system-wide AIO limit is "
+			"reached (fs.aio-nr=%s of fs.aio-max-nr=%s); lower "
+			"iodepth or numjobs, or raise fs.aio-max-nr",
+			nr, strerror(-rc),
+			libaio_read_sysctl("/proc/sys/fs/aio-nr", cur,
+					   sizeof(cur)),
+			libaio_read_sysctl("/proc/sys/fs/aio-max-nr", max,
+					   sizeof(max)));
+	case ENOSYS:
+		return env->host->error(
+			env->handle, rc,
+			"io_setup(%u): %s: native AIO is not available here "
+			"(a kernel without CONFIG_AIO, or a seccomp filter "
+			"such as a container's blocks it)",
+			nr, strerror(-rc));
+	case EPERM:
+		return env->host->error(env->handle, rc,
+					"io_setup(%u): %s: native AIO is "
+					"forbidden here (a seccomp filter or "
+					"security policy blocks it)",
+					nr, strerror(-rc));
+	default:
+		return env->host->error(env->handle, rc, "io_setup(%u): %s", nr,
+					strerror(-rc));
+	}
+}
+
+/* A context costs a share of the system-wide fs.aio-max-nr, and a missing
+ * AIO is a property of the machine: find out once, before any worker, so
+ * the user gets one message rather than one per clone. */
+static int libaio_setup(struct sb_env *env)
+{
+	io_context_t ctx = 0;
+	int rc = io_setup(1, &ctx);
+
+	if (rc < 0)
+		return libaio_setup_error(env, rc, 1);
+	io_destroy(ctx);
+	return 0;
+}
+
+/* A ring the kernel laid out differently from what we know is not safe to
+ * read: then reaping goes through io_getevents() only. */
+static struct libaio_ring *libaio_usable_ring(io_context_t ctx)
+{
+	struct libaio_ring *ring = (struct libaio_ring *)ctx;
+
+	if (!ring || ring->magic != LIBAIO_RING_MAGIC ||
+	    ring->incompat_features != 0 || ring->nr == 0)
+		return NULL;
+	return ring;
+}
+
+static int libaio_init(struct sb_env *env)
+{
+	const struct libaio_opts *o = env->opts;
+	struct libaio_state *s = env->state;
+	const struct sb_host *h = env->host;
+	unsigned n = env->job->iodepth ? env->job->iodepth : 1;
+	int rc;
+
+	s->depth = n;
+	s->iocbs = h->alloc(env->handle, n * sizeof(*s->iocbs));
+	s->free = h->alloc(env->handle, n * sizeof(*s->free));
+	s->pending = h->alloc(env->handle, n * sizeof(*s->pending));
+	s->rejected = h->alloc(env->handle, n * sizeof(*s->rejected));
+	s->events = h->alloc(env->handle, n * sizeof(*s->events));
+	s->done = h->alloc(env->handle, n * sizeof(*s->done));
+	if (!s->iocbs || !s->free || !s->pending || !s->rejected ||
+	    !s->events || !s->done)
+		return h->error(env->handle, -ENOMEM, "no memory for %u I/Os",
+				n);
+	for (unsigned i = 0; i < n; i++)
+		s->free[s->nfree++] = &s->iocbs[i];
+	rc = io_setup((int)n, &s->ctx);
+	if (rc < 0)
+		return libaio_setup_error(env, rc, n);
+	s->ctx_live = 1;
+	if (o->userspace_reap) {
+		s->ring = libaio_usable_ring(s->ctx);
+		if (!s->ring)
+			h->log(env->handle, SB_LOG_WARN,
+			       "userspace_reap: the AIO ring has a layout this "
+			       "engine does not know; reaping with "
+			       "io_getevents() instead");
+		h->fact(env->handle, "libaio.userspace_reap",
+			s->ring ? "1" : "0");
+	}
+	return 0;
+}
+
+static void libaio_cleanup(struct sb_env *env)
+{
+	struct libaio_state *s = env->state;
+
+	/* io_destroy() waits for whatever is still in the kernel, so no
+	 * completion can land in a buffer the host frees after us. */
+	if (s->ctx_live)
+		io_destroy(s->ctx);
+	s->ctx_live = 0;
+}
+
+static int libaio_open_file(struct sb_env *env, struct sb_file *f)
+{
+	int flags = O_RDWR | O_CREAT | O_CLOEXEC;
+	struct stat st;
+	int err;
+
+	if (env->job->direct)
+		flags |= O_DIRECT;
+	f->fd = open(f->path, flags, 0644);
+	/* A read job may run on a file or device it cannot write. */
+	if (f->fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM))
+		f->fd = open(f->path, (flags & ~(O_RDWR | O_CREAT)) | O_RDONLY);
+	if (f->fd < 0)
+		return env->host->error(
+			env->handle, -errno, "cannot open %s%s: %s", f->path,
+			env->job->direct ? " with O_DIRECT" : "",
+			strerror(errno));
+	if (fstat(f->fd, &st) != 0)
+		goto fail;
+	f->real_size = (uint64_t)st.st_size;
+	if (S_ISBLK(st.st_mode)) {
+		uint64_t bytes;
+
+		if (ioctl(f->fd, BLKGETSIZE64, &bytes) != 0)
+			goto fail;
+		f->real_size = bytes;
+	}
+	return 0;
+fail:
+	err = errno;
+	close(f->fd);
+	f->fd = -1;
+	return env->host->error(env->handle, -err, "cannot size %s: %s",
+				f->path, strerror(err));
+}
+
+static int libaio_close_file(struct sb_env *env, struct sb_file *f)
+{
+	if (f->fd >= 0 && close(f->fd) != 0) {
+		f->fd = -1;
+		return env->host->error(env->handle, -errno, "closing %s: %s",
+					f->path, strerror(errno));
+	}
+	f->fd = -1;
+	return 0;
+}
+
+static unsigned libaio_outstanding(const struct libaio_state *s)
+{
+	return s->npending + s->inkernel + s->nrejected;
+}
+
+static int libaio_queue(struct sb_env *env, struct sb_io *io)
+{
+	struct libaio_state *s = env->state;
+	struct iocb *cb;
+
+	switch (io->ddir) {
+	case SB_DDIR_READ:
+	case SB_DDIR_WRITE:
+		break;
+	case SB_DDIR_SYNC:
+		/*
+		 * An fsync must cover the writes queued before it, and AIO
+		 * gives no ordering between iocbs (IOCB_CMD_FSYNC may run
+		 * beside them): drain first, then sync here, as fio does.
+		 */
+		if (libaio_outstanding(s))
+			return SB_Q_BUSY;
+		io->result = fsync(io->file->fd) ? -errno : 0;
+		return SB_Q_COMPLETED;
+	default:
+		io->result = -EOPNOTSUPP;
+		return SB_Q_COMPLETED;
+	}
+	if (!s->nfree)
+		return SB_Q_BUSY;
+	cb = s->free[--s->nfree];
+	if (io->ddir == SB_DDIR_READ)
+		io_prep_pread(cb, io->file->fd, io->buf, (size_t)io->length,
+			      (long long)io->offset);
+	else
+		io_prep_pwrite(cb, io->file->fd, io->buf, (size_t)io->length,
+			       (long long)io->offset);
+	cb->data = io;
+	s->pending[s->npending++] = cb;
+	return SB_Q_QUEUED;
+}
+
+static void libaio_pause(void)
+{
+	struct timespec ts = {.tv_nsec = 10000};
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Hand the pending iocbs to the kernel. io_submit() takes a prefix of the
+ * array: a count short of what was offered means the next iocb failed, and
+ * a negative return is that first iocb's error. EAGAIN and ENOMEM are a
+ * shortage that reaping relieves, so with I/Os of ours in flight the rest
+ * waits for getevents(); with none, only time can help. Any other error
+ * belongs to that one I/O, which completes with it.
+ */
+static int libaio_submit(struct sb_env *env)
+{
+	struct libaio_state *s = env->state;
+	unsigned sent = 0;
+	uint64_t stalled_since = 0;
+
+	while (sent < s->npending) {
+		int r = io_submit(s->ctx, (long)(s->npending - sent),
+				  s->pending + sent);
+
+		if (r > 0) {
+			sent += (unsigned)r;
+			s->inkernel += (unsigned)r;
+			stalled_since = 0;
+		} else if (r == 0 || r == -EINTR) {
+			continue;
+		} else if (r == -EAGAIN || r == -ENOMEM) {
+			uint64_t now = env->host->now_ns();
+
+			if (s->inkernel)
+				break;
+			if (!stalled_since)
+				stalled_since = now;
+			else if (now - stalled_since > LIBAIO_STALL_NS)
+				return env->host->error(
+					env->handle, r,
+					"io_submit: %s for 30 s with no I/O "
+					"in flight; AIO appears stalled",
+					strerror(-r));
+			libaio_pause();
+		} else {
+			struct iocb *cb = s->pending[sent++];
+			struct sb_io *io = cb->data;
+
+			io->result = r;
+			s->rejected[s->nrejected++] = io;
+			s->free[s->nfree++] = cb;
+		}
+	}
+	memmove(s->pending, s->pending + sent,
+		(s->npending - sent) * sizeof(*s->pending));
+	s->npending -= sent;
+	return 0;
+}
+
+static int libaio_commit(struct sb_env *env)
+{
+	return libaio_submit(env);
+}
+
+/*
+ * Copy up to max events out of the ring without a system call. The kernel
+ * publishes an event before it moves tail (acquire pairs with that), and
+ * reuses a slot only after head passes it (release orders our copy first).
+ */
+static unsigned libaio_user_reap(struct libaio_ring *ring, struct io_event *ev,
+				 unsigned max)
+{
+	unsigned n = 0, head = ring->head;
+
+	while (n < max) {
+		unsigned tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+
+		if (head == tail)
+			break;
+		ev[n++] = ring->events[head];
+		head = (head + 1) % ring->nr;
+		__atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
+	}
+	return n;
+}
+
+static void libaio_take(struct libaio_state *s, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct io_event *ev = &s->events[i];
+		struct sb_io *io = ev->data;
+
+		/* res carries bytes done or a negated errno. */
+		io->result = (int64_t)(long)ev->res;
+		s->free[s->nfree++] = ev->obj;
+		s->done[s->ndone++] = io;
+	}
+	s->inkernel -= n;
+}
+
+static int libaio_getevents(struct sb_env *env, unsigned min, unsigned max,
+			    uint64_t timeout_ns)
+{
+	struct libaio_state *s = env->state;
+	uint64_t deadline = 0;
+	int rc;
+
+	s->ndone = 0;
+	if (max > s->depth)
+		max = s->depth;
+	if (min > max || min > libaio_outstanding(s))
+		return env->host->error(
+			env->handle, -EINVAL,
+			"asked for %u completions, %u in flight", min,
+			libaio_outstanding(s));
+	/* Leftovers of an io_submit() that ran short of resources. */
+	if (s->npending) {
+		rc = libaio_submit(env);
+		if (rc)
+			return rc;
+	}
+	/* In submission order, so the first failure is the one reported. */
+	if (s->nrejected) {
+		unsigned n = s->nrejected < max ? s->nrejected : max;
+
+		memcpy(s->done, s->rejected, n * sizeof(*s->done));
+		memmove(s->rejected, s->rejected + n,
+			(s->nrejected - n) * sizeof(*s->rejected));
+		s->nrejected -= n;
+		s->ndone = n;
+	}
+	if (timeout_ns)
+		deadline = env->host->now_ns() + timeout_ns;
+	while (s->ndone < max && s->inkernel) {
+		unsigned want = max - s->ndone;
+		int block = s->ndone < min;
+		struct timespec ts = {0, 0}, *tsp = NULL;
+		int r;
+
+		if (s->ring) {
+			unsigned n = libaio_user_reap(s->ring, s->events, want);
+
+			libaio_take(s, n);
+			if (n)
+				continue;
+		}
+		if (!block && s->ring)
+			break;
+		if (!block) {
+			tsp = &ts;
+		} else if (deadline) {
+			uint64_t now = env->host->now_ns();
+			uint64_t left = deadline > now ? deadline - now : 0;
+
+			ts.tv_sec = (time_t)(left / 1000000000ULL);
+			ts.tv_nsec = (long)(left % 1000000000ULL);
+			tsp = &ts;
+		}
+		r = io_getevents(s->ctx, block ? (long)(min - s->ndone) : 0,
+				 (long)want, s->events, tsp);
+		if (r == -EINTR)
+			continue;
+		if (r < 0)
+			return env->host->error(env->handle, r,
+						"io_getevents: %s",
+						strerror(-r));
+		libaio_take(s, (unsigned)r);
+		/* Nothing more was ready, or the wait timed out. */
+		if (r == 0 || s->ndone >= min)
+			break;
+	}
+	return (int)s->ndone;
+}
+
+static struct sb_io *libaio_event(struct sb_env *env, unsigned index)
+{
+	struct libaio_state *s = env->state;
+
+	return index < s->ndone ? s->done[index] : NULL;
+}
+
+static const struct sb_engine_ops libaio_ops = {
+	.size = sizeof(struct sb_engine_ops),
+	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT,
+	.state_size = sizeof(struct libaio_state),
+	.setup = libaio_setup,
+	.init = libaio_init,
+	.cleanup = libaio_cleanup,
+	.open_file = libaio_open_file,
+	.close_file = libaio_close_file,
+	.queue = libaio_queue,
+	.commit = libaio_commit,
+	.getevents = libaio_getevents,
+	.event = libaio_event,
+};
+
+SB_PLUGIN_DESCRIPTOR = {
+	.abi_major = SB_ABI_MAJOR,
+	.abi_minor = SB_ABI_MINOR,
+	.size = sizeof(struct sb_plugin_descriptor),
+	.kind = SB_KIND_ENGINE,
+	.name = "libaio",
+	.version = SB_PLUGIN_VERSION,
+	.license = "MIT",
+	.description = "Linux native asynchronous I/O (io_submit) via libaio",
+	.options = libaio_options,
+	.options_size = sizeof(struct libaio_opts),
+	.ops = &libaio_ops,
+};
