@@ -1,7 +1,9 @@
 # file_engine_tests.sh - checks shared by the test scripts of the file
-# engines (sync, pvsync2, mmap, faulty). Not a test itself: source it after
-# tests/tap/tap.sh and after `sb_tmpdir T`, since every helper keeps its
-# scratch files in $T.
+# engines (sync, pvsync2, mmap, faulty; libaio and io_uring through
+# async_engine_tests.sh; tests/valgrind for fe_vg). Not a test itself:
+# source it after tests/tap/tap.sh and after `sb_tmpdir T`, since every
+# helper keeps its scratch files in $T.
+# shellcheck shell=bash
 
 # fe_run ARGS...: storbench, its report on stdout, its stderr in $T/err.
 fe_run() {
@@ -80,10 +82,51 @@ fe_strace() {
 		"$SB_BIN" "$@" 2>"$T/err"
 }
 
+# fe_vg_run OUT ARGS...: one storbench run under valgrind's memcheck, its
+# report in OUT and its stderr (valgrind's findings included) in $T/err.
+# Returns storbench's status, or 99 when valgrind found invalid accesses,
+# uses of uninitialised memory or leaks.
+fe_vg_run() {
+	local out=$1
+	shift
+
+	valgrind --quiet --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect,possible \
+		--show-leak-kinds=definite,indirect,possible \
+		"$SB_BIN" "$@" >"$out" 2>"$T/err"
+}
+
+# fe_vg ARGS...: fe_vg_run with the report in $T/out, for scripts that
+# run only where valgrind can (see fe_vg_plan); returns
+# the status and shows the stderr when the status is not one of
+# $FE_VG_QUIET (default "0 1": a job that fails cleanly says why itself).
+fe_vg() {
+	local st
+
+	fe_vg_run "$T/out" "$@" && st=0 || st=$?
+	if [[ " ${FE_VG_QUIET:-0 1} " != *" $st "* ]]; then
+		diag "$(cat "$T/err")"
+	fi
+	return "$st"
+}
+
+# fe_vg_plan N: plan N tests for a script of fe_vg runs, or skip the whole
+# script in sanitizer builds, which valgrind cannot run, and where valgrind
+# is missing.
+fe_vg_plan() {
+	if [[ -n ${SB_SANITIZE:-} ]]; then
+		plan_skip_all "sanitizer build ($SB_SANITIZE): valgrind cannot run it"
+	fi
+	if ! command -v valgrind >/dev/null; then
+		plan_skip_all "valgrind is not installed"
+	fi
+	plan "$1"
+}
+
 # fe_valgrind DESC STATUS ARGS...: one storbench run under valgrind's
-# memcheck, which must exit with STATUS (valgrind's own errors and leaks
-# make it 99). Skipped in sanitizer builds, which valgrind cannot run, and
-# where valgrind is missing.
+# memcheck (fe_vg_run), which must exit with STATUS (valgrind's own errors
+# and leaks make it 99); one test. Skipped in sanitizer builds, which
+# valgrind cannot run, and where valgrind is missing.
 fe_valgrind() {
 	local desc=$1 want=$2 st
 	shift 2
@@ -97,10 +140,7 @@ fe_valgrind() {
 		skip 1 "valgrind is not installed"
 		return 0
 	fi
-	valgrind --quiet --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite,indirect,possible \
-		--show-leak-kinds=definite,indirect,possible \
-		"$SB_BIN" "$@" >"$T/vg.out" 2>"$T/err" && st=0 || st=$?
+	fe_vg_run "$T/vg.out" "$@" && st=0 || st=$?
 	is "$st" "$want" "$desc"
 	fe_diag_err
 }

@@ -14,18 +14,15 @@
  * buffer that finds no slot, or that the kernel refuses, is used unregistered,
  * and the engine says so once.
  */
-#define _GNU_SOURCE /* O_DIRECT */
+#define _GNU_SOURCE /* O_DIRECT, in the shared open helper */
+#include "../common/sb_async_engine.h"
+
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/fs.h>
 #include <liburing.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <storbench/engine.h>
@@ -37,10 +34,6 @@
 /* Slots of the registered file table; a worker opens one file today, and
  * files beyond this many are used by descriptor instead. */
 #define URING_FILE_SLOTS 16
-
-/* How long the kernel may refuse to take submissions with nothing of ours
- * to reap before the job fails rather than spin (fio's libaio limit). */
-#define URING_STALL_NS (30ULL * 1000000000ULL)
 
 struct uring_opts {
 	int hipri;
@@ -117,10 +110,9 @@ struct uring_state {
 	struct io_uring ring;
 	int ring_live;
 	unsigned depth;
-	unsigned inflight;   /* queued and not yet handed back by getevents */
-	int nonvectored;     /* the option, with -1 resolved */
-	struct sb_io **done; /* the last getevents() batch, for event() */
-	unsigned ndone;
+	unsigned inflight; /* queued and not yet handed back by getevents */
+	int nonvectored;   /* the option, with -1 resolved */
+	struct sb_ae_batch batch; /* the last getevents() batch */
 	/* READV/WRITEV need an iovec that lives until the kernel has read
 	 * it; io->engine_data holds its index + 1. */
 	struct iovec *iov;
@@ -137,21 +129,6 @@ struct uring_state {
 	int files; /* the kernel holds a file table */
 	unsigned char file_used[URING_FILE_SLOTS];
 };
-
-static const char *uring_read_sysctl(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = '\0';
-	return n ? buf : "not present";
-}
 
 /* io_uring_setup() errors are terse and often come from policy, not from
  * storbench: say which, so "Operation not permitted" is not a mystery. */
@@ -177,8 +154,8 @@ static int uring_setup_error(struct sb_env *env, int rc, unsigned entries,
 			"for this process (sysctl kernel.io_uring_disabled=%s, "
 			"kernel.io_uring_group, or a seccomp/LSM policy)",
 			entries, strerror(-rc),
-			uring_read_sysctl("/proc/sys/kernel/io_uring_disabled",
-					  val, sizeof(val)));
+			sb_ae_read_sysctl("/proc/sys/kernel/io_uring_disabled",
+					  val, sizeof(val), "not present"));
 	case ENOMEM:
 		return env->host->error(
 			env->handle, rc,
@@ -259,8 +236,7 @@ static int uring_setup(struct sb_env *env)
 			       "sqthread_poll",
 			       (long long)o->sqthread_poll_cpu);
 	/* The workers' ring size too: the kernel caps it. */
-	rc = uring_ring_init(env, &ring,
-			     env->job->iodepth ? env->job->iodepth : 1);
+	rc = uring_ring_init(env, &ring, sb_ae_depth(env));
 	if (rc)
 		return rc;
 	io_uring_queue_exit(&ring);
@@ -291,16 +267,14 @@ static int uring_init(struct sb_env *env)
 	const struct uring_opts *o = env->opts;
 	struct uring_state *s = env->state;
 	const struct sb_host *h = env->host;
-	unsigned n = env->job->iodepth ? env->job->iodepth : 1;
+	unsigned n = sb_ae_depth(env);
 	int rc;
 
 	s->depth = n;
-	s->done = h->alloc(env->handle, n * sizeof(*s->done));
 	s->iov = h->alloc(env->handle, n * sizeof(*s->iov));
 	s->iov_free = h->alloc(env->handle, n * sizeof(*s->iov_free));
-	if (!s->done || !s->iov || !s->iov_free)
-		return h->error(env->handle, -ENOMEM, "no memory for %u I/Os",
-				n);
+	if (sb_ae_batch_init(env, &s->batch, n) || !s->iov || !s->iov_free)
+		return sb_ae_nomem(env, n);
 	for (unsigned i = 0; i < n; i++)
 		s->iov_free[s->niov_free++] = n - 1 - i;
 	rc = uring_ring_init(env, &s->ring, n);
@@ -372,35 +346,13 @@ static void uring_cleanup(struct sb_env *env)
 static int uring_open_file(struct sb_env *env, struct sb_file *f)
 {
 	struct uring_state *s = env->state;
-	int flags = O_RDWR | O_CREAT | O_CLOEXEC;
-	struct stat st;
-	int err;
+	int rc;
 
-	if (env->job->direct)
-		flags |= O_DIRECT;
 	f->engine_data = 0;
-	f->fd = open(f->path, flags, 0644);
-	/* A read job may run on a file or device it cannot write. */
-	if (f->fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM))
-		f->fd = open(f->path, (flags & ~(O_RDWR | O_CREAT)) | O_RDONLY);
-	if (f->fd < 0)
-		return env->host->error(
-			env->handle, -errno, "cannot open %s%s: %s", f->path,
-			env->job->direct ? " with O_DIRECT" : "",
-			strerror(errno));
-	if (fstat(f->fd, &st) != 0)
-		goto fail;
-	f->real_size = (uint64_t)st.st_size;
-	if (S_ISBLK(st.st_mode)) {
-		uint64_t bytes;
-
-		if (ioctl(f->fd, BLKGETSIZE64, &bytes) != 0)
-			goto fail;
-		f->real_size = bytes;
-	}
+	rc = sb_fe_open(env, f, NULL);
+	if (rc)
+		return rc;
 	for (unsigned i = 0; s->files && i < URING_FILE_SLOTS; i++) {
-		int rc;
-
 		if (s->file_used[i])
 			continue;
 		rc = io_uring_register_files_update(&s->ring, i, &f->fd, 1);
@@ -417,12 +369,6 @@ static int uring_open_file(struct sb_env *env, struct sb_file *f)
 		break;
 	}
 	return 0;
-fail:
-	err = errno;
-	close(f->fd);
-	f->fd = -1;
-	return env->host->error(env->handle, -err, "cannot size %s: %s",
-				f->path, strerror(err));
 }
 
 static int uring_close_file(struct sb_env *env, struct sb_file *f)
@@ -437,13 +383,7 @@ static int uring_close_file(struct sb_env *env, struct sb_file *f)
 		s->file_used[slot] = 0;
 		f->engine_data = 0;
 	}
-	if (f->fd >= 0 && close(f->fd) != 0) {
-		f->fd = -1;
-		return env->host->error(env->handle, -errno, "closing %s: %s",
-					f->path, strerror(errno));
-	}
-	f->fd = -1;
-	return 0;
+	return sb_fe_close(env, f);
 }
 
 static void uring_warn_bufs(struct sb_env *env, const char *why, int rc)
@@ -561,16 +501,11 @@ static int uring_queue(struct sb_env *env, struct sb_io *io)
 		break;
 	case SB_DDIR_SYNC:
 		/* A polled ring refuses fsync: drain, then sync here. */
-		if (o->hipri) {
-			if (s->inflight)
-				return SB_Q_BUSY;
-			io->result = fsync(fd) ? -errno : 0;
-			return SB_Q_COMPLETED;
-		}
+		if (o->hipri)
+			return sb_ae_queue_here(io, s->inflight);
 		break;
 	default:
-		io->result = -EOPNOTSUPP;
-		return SB_Q_COMPLETED;
+		return sb_ae_queue_here(io, s->inflight);
 	}
 	/* The ring may have more entries than iodepth (a power of two), but
 	 * the iovecs and the completion batch are iodepth long. */
@@ -619,27 +554,13 @@ static int uring_commit(struct sb_env *env)
 	}
 }
 
-static void uring_pause(void)
-{
-	struct timespec ts = {.tv_nsec = 10000};
-
-	nanosleep(&ts, NULL);
-}
-
 /* Submissions the kernel refuses for lack of resources (EAGAIN, EBUSY) are
  * retried after a pause, for a while. */
 static int uring_shortage(struct sb_env *env, int r, uint64_t *since)
 {
-	uint64_t now = env->host->now_ns();
-
 	if (r != -EAGAIN && r != -EBUSY)
 		return 0;
-	if (!*since)
-		*since = now;
-	else if (now - *since > URING_STALL_NS)
-		return 0;
-	uring_pause();
-	return 1;
+	return sb_ae_stall_retry(env, since);
 }
 
 /* Wait until the completion ring holds at least min entries, submitting
@@ -659,12 +580,10 @@ static int uring_wait(struct sb_env *env, unsigned min, uint64_t timeout_ns)
 			return 0;
 		goto fail;
 	}
-	if (timeout_ns)
-		deadline = env->host->now_ns() + timeout_ns;
+	deadline = sb_ae_deadline(env, timeout_ns);
 	while (io_uring_cq_ready(&s->ring) < min) {
 		if (deadline) {
-			uint64_t now = env->host->now_ns();
-			uint64_t left = deadline > now ? deadline - now : 0;
+			uint64_t left = sb_ae_left_ns(env, deadline);
 			struct __kernel_timespec ts = {
 				.tv_sec = (long long)(left / 1000000000ULL),
 				.tv_nsec = (long long)(left % 1000000000ULL),
@@ -706,12 +625,9 @@ static int uring_getevents(struct sb_env *env, unsigned min, unsigned max,
 	unsigned head, seen = 0;
 	int rc;
 
-	s->ndone = 0;
-	if (min > max || min > s->inflight)
-		return env->host->error(
-			env->handle, -EINVAL,
-			"asked for %u completions, %u in flight", min,
-			s->inflight);
+	rc = sb_ae_reap_begin(env, &s->batch, min, max, s->inflight);
+	if (rc)
+		return rc;
 	rc = uring_wait(env, min, timeout_ns);
 	if (rc && rc != -ETIME)
 		return rc;
@@ -719,7 +635,7 @@ static int uring_getevents(struct sb_env *env, unsigned min, unsigned max,
 	{
 		struct sb_io *io;
 
-		if (s->ndone == max)
+		if (s->batch.ndone == max)
 			break;
 		seen++;
 		/* liburing's own timeout entry on kernels without
@@ -733,18 +649,18 @@ static int uring_getevents(struct sb_env *env, unsigned min, unsigned max,
 				(unsigned)io->engine_data - 1;
 			io->engine_data = 0;
 		}
-		s->done[s->ndone++] = io;
+		s->batch.done[s->batch.ndone++] = io;
 	}
 	io_uring_cq_advance(&s->ring, seen);
-	s->inflight -= s->ndone;
-	return (int)s->ndone;
+	s->inflight -= s->batch.ndone;
+	return (int)s->batch.ndone;
 }
 
 static struct sb_io *uring_event(struct sb_env *env, unsigned index)
 {
 	struct uring_state *s = env->state;
 
-	return index < s->ndone ? s->done[index] : NULL;
+	return sb_ae_event(&s->batch, index);
 }
 
 static int uring_report(struct sb_env *env)

@@ -12,18 +12,14 @@
  * kernel maps into the process at io_setup(), as fio does; io_getevents()
  * is still used to wait when the ring is empty.
  */
-#define _GNU_SOURCE /* O_DIRECT */
+#define _GNU_SOURCE /* O_DIRECT, in the shared open helper */
+#include "../common/sb_async_engine.h"
+
 #include <errno.h>
-#include <fcntl.h>
 #include <libaio.h>
-#include <linux/fs.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <storbench/engine.h>
 
@@ -48,10 +44,6 @@ struct libaio_ring {
 };
 
 #define LIBAIO_RING_MAGIC 0xa10a10a1u
-
-/* How long io_submit() may keep refusing with nothing of ours in flight
- * before the job fails instead of spinning forever (fio waits 30 s too). */
-#define LIBAIO_STALL_NS (30ULL * 1000000000ULL)
 
 struct libaio_opts {
 	int userspace_reap;
@@ -84,24 +76,8 @@ struct libaio_state {
 	struct sb_io **rejected; /* refused by io_submit(): already failed */
 	unsigned nrejected;
 	struct io_event *events;
-	struct sb_io **done; /* the last getevents() batch, for event() */
-	unsigned ndone;
+	struct sb_ae_batch batch; /* the last getevents() batch */
 };
-
-static const char *libaio_read_sysctl(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = '\0';
-	return n ? buf : "?";
-}
 
 /* io_setup() fails in ways that say nothing to a user on their own: name
  * the likely cause with the errno. */
@@ -117,10 +93,10 @@ static int libaio_setup_error(struct sb_env *env, int rc, unsigned nr)
 			"reached (fs.aio-nr=%s of fs.aio-max-nr=%s); lower "
 			"iodepth or numjobs, or raise fs.aio-max-nr",
 			nr, strerror(-rc),
-			libaio_read_sysctl("/proc/sys/fs/aio-nr", cur,
-					   sizeof(cur)),
-			libaio_read_sysctl("/proc/sys/fs/aio-max-nr", max,
-					   sizeof(max)));
+			sb_ae_read_sysctl("/proc/sys/fs/aio-nr", cur,
+					  sizeof(cur), "?"),
+			sb_ae_read_sysctl("/proc/sys/fs/aio-max-nr", max,
+					  sizeof(max), "?"));
 	case ENOSYS:
 		return env->host->error(
 			env->handle, rc,
@@ -171,7 +147,7 @@ static int libaio_init(struct sb_env *env)
 	const struct libaio_opts *o = env->opts;
 	struct libaio_state *s = env->state;
 	const struct sb_host *h = env->host;
-	unsigned n = env->job->iodepth ? env->job->iodepth : 1;
+	unsigned n = sb_ae_depth(env);
 	int rc;
 
 	s->depth = n;
@@ -180,11 +156,9 @@ static int libaio_init(struct sb_env *env)
 	s->pending = h->alloc(env->handle, n * sizeof(*s->pending));
 	s->rejected = h->alloc(env->handle, n * sizeof(*s->rejected));
 	s->events = h->alloc(env->handle, n * sizeof(*s->events));
-	s->done = h->alloc(env->handle, n * sizeof(*s->done));
-	if (!s->iocbs || !s->free || !s->pending || !s->rejected ||
-	    !s->events || !s->done)
-		return h->error(env->handle, -ENOMEM, "no memory for %u I/Os",
-				n);
+	if (sb_ae_batch_init(env, &s->batch, n) || !s->iocbs || !s->free ||
+	    !s->pending || !s->rejected || !s->events)
+		return sb_ae_nomem(env, n);
 	for (unsigned i = 0; i < n; i++)
 		s->free[s->nfree++] = &s->iocbs[i];
 	rc = io_setup((int)n, &s->ctx);
@@ -217,49 +191,7 @@ static void libaio_cleanup(struct sb_env *env)
 
 static int libaio_open_file(struct sb_env *env, struct sb_file *f)
 {
-	int flags = O_RDWR | O_CREAT | O_CLOEXEC;
-	struct stat st;
-	int err;
-
-	if (env->job->direct)
-		flags |= O_DIRECT;
-	f->fd = open(f->path, flags, 0644);
-	/* A read job may run on a file or device it cannot write. */
-	if (f->fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM))
-		f->fd = open(f->path, (flags & ~(O_RDWR | O_CREAT)) | O_RDONLY);
-	if (f->fd < 0)
-		return env->host->error(
-			env->handle, -errno, "cannot open %s%s: %s", f->path,
-			env->job->direct ? " with O_DIRECT" : "",
-			strerror(errno));
-	if (fstat(f->fd, &st) != 0)
-		goto fail;
-	f->real_size = (uint64_t)st.st_size;
-	if (S_ISBLK(st.st_mode)) {
-		uint64_t bytes;
-
-		if (ioctl(f->fd, BLKGETSIZE64, &bytes) != 0)
-			goto fail;
-		f->real_size = bytes;
-	}
-	return 0;
-fail:
-	err = errno;
-	close(f->fd);
-	f->fd = -1;
-	return env->host->error(env->handle, -err, "cannot size %s: %s",
-				f->path, strerror(err));
-}
-
-static int libaio_close_file(struct sb_env *env, struct sb_file *f)
-{
-	if (f->fd >= 0 && close(f->fd) != 0) {
-		f->fd = -1;
-		return env->host->error(env->handle, -errno, "closing %s: %s",
-					f->path, strerror(errno));
-	}
-	f->fd = -1;
-	return 0;
+	return sb_fe_open(env, f, NULL);
 }
 
 static unsigned libaio_outstanding(const struct libaio_state *s)
@@ -272,24 +204,13 @@ static int libaio_queue(struct sb_env *env, struct sb_io *io)
 	struct libaio_state *s = env->state;
 	struct iocb *cb;
 
-	switch (io->ddir) {
-	case SB_DDIR_READ:
-	case SB_DDIR_WRITE:
-		break;
-	case SB_DDIR_SYNC:
-		/*
-		 * An fsync must cover the writes queued before it, and AIO
-		 * gives no ordering between iocbs (IOCB_CMD_FSYNC may run
-		 * beside them): drain first, then sync here, as fio does.
-		 */
-		if (libaio_outstanding(s))
-			return SB_Q_BUSY;
-		io->result = fsync(io->file->fd) ? -errno : 0;
-		return SB_Q_COMPLETED;
-	default:
-		io->result = -EOPNOTSUPP;
-		return SB_Q_COMPLETED;
-	}
+	/*
+	 * An fsync must cover the writes queued before it, and AIO gives no
+	 * ordering between iocbs (IOCB_CMD_FSYNC may run beside them): drain
+	 * first, then sync here, as fio does.
+	 */
+	if (io->ddir != SB_DDIR_READ && io->ddir != SB_DDIR_WRITE)
+		return sb_ae_queue_here(io, libaio_outstanding(s));
 	if (!s->nfree)
 		return SB_Q_BUSY;
 	cb = s->free[--s->nfree];
@@ -302,13 +223,6 @@ static int libaio_queue(struct sb_env *env, struct sb_io *io)
 	cb->data = io;
 	s->pending[s->npending++] = cb;
 	return SB_Q_QUEUED;
-}
-
-static void libaio_pause(void)
-{
-	struct timespec ts = {.tv_nsec = 10000};
-
-	nanosleep(&ts, NULL);
 }
 
 /*
@@ -336,19 +250,14 @@ static int libaio_submit(struct sb_env *env)
 		} else if (r == 0 || r == -EINTR) {
 			continue;
 		} else if (r == -EAGAIN || r == -ENOMEM) {
-			uint64_t now = env->host->now_ns();
-
 			if (s->inkernel)
 				break;
-			if (!stalled_since)
-				stalled_since = now;
-			else if (now - stalled_since > LIBAIO_STALL_NS)
+			if (!sb_ae_stall_retry(env, &stalled_since))
 				return env->host->error(
 					env->handle, r,
 					"io_submit: %s for 30 s with no I/O "
 					"in flight; AIO appears stalled",
 					strerror(-r));
-			libaio_pause();
 		} else {
 			struct iocb *cb = s->pending[sent++];
 			struct sb_io *io = cb->data;
@@ -400,7 +309,7 @@ static void libaio_take(struct libaio_state *s, unsigned n)
 		/* res carries bytes done or a negated errno. */
 		io->result = (int64_t)(long)ev->res;
 		s->free[s->nfree++] = ev->obj;
-		s->done[s->ndone++] = io;
+		s->batch.done[s->batch.ndone++] = io;
 	}
 	s->inkernel -= n;
 }
@@ -412,14 +321,11 @@ static int libaio_getevents(struct sb_env *env, unsigned min, unsigned max,
 	uint64_t deadline = 0;
 	int rc;
 
-	s->ndone = 0;
 	if (max > s->depth)
 		max = s->depth;
-	if (min > max || min > libaio_outstanding(s))
-		return env->host->error(
-			env->handle, -EINVAL,
-			"asked for %u completions, %u in flight", min,
-			libaio_outstanding(s));
+	rc = sb_ae_reap_begin(env, &s->batch, min, max, libaio_outstanding(s));
+	if (rc)
+		return rc;
 	/* Leftovers of an io_submit() that ran short of resources. */
 	if (s->npending) {
 		rc = libaio_submit(env);
@@ -430,17 +336,16 @@ static int libaio_getevents(struct sb_env *env, unsigned min, unsigned max,
 	if (s->nrejected) {
 		unsigned n = s->nrejected < max ? s->nrejected : max;
 
-		memcpy(s->done, s->rejected, n * sizeof(*s->done));
+		memcpy(s->batch.done, s->rejected, n * sizeof(*s->batch.done));
 		memmove(s->rejected, s->rejected + n,
 			(s->nrejected - n) * sizeof(*s->rejected));
 		s->nrejected -= n;
-		s->ndone = n;
+		s->batch.ndone = n;
 	}
-	if (timeout_ns)
-		deadline = env->host->now_ns() + timeout_ns;
-	while (s->ndone < max && s->inkernel) {
-		unsigned want = max - s->ndone;
-		int block = s->ndone < min;
+	deadline = sb_ae_deadline(env, timeout_ns);
+	while (s->batch.ndone < max && s->inkernel) {
+		unsigned want = max - s->batch.ndone;
+		int block = s->batch.ndone < min;
 		struct timespec ts = {0, 0}, *tsp = NULL;
 		int r;
 
@@ -456,14 +361,14 @@ static int libaio_getevents(struct sb_env *env, unsigned min, unsigned max,
 		if (!block) {
 			tsp = &ts;
 		} else if (deadline) {
-			uint64_t now = env->host->now_ns();
-			uint64_t left = deadline > now ? deadline - now : 0;
+			uint64_t left = sb_ae_left_ns(env, deadline);
 
 			ts.tv_sec = (time_t)(left / 1000000000ULL);
 			ts.tv_nsec = (long)(left % 1000000000ULL);
 			tsp = &ts;
 		}
-		r = io_getevents(s->ctx, block ? (long)(min - s->ndone) : 0,
+		r = io_getevents(s->ctx,
+				 block ? (long)(min - s->batch.ndone) : 0,
 				 (long)want, s->events, tsp);
 		if (r == -EINTR)
 			continue;
@@ -473,17 +378,17 @@ static int libaio_getevents(struct sb_env *env, unsigned min, unsigned max,
 						strerror(-r));
 		libaio_take(s, (unsigned)r);
 		/* Nothing more was ready, or the wait timed out. */
-		if (r == 0 || s->ndone >= min)
+		if (r == 0 || s->batch.ndone >= min)
 			break;
 	}
-	return (int)s->ndone;
+	return (int)s->batch.ndone;
 }
 
 static struct sb_io *libaio_event(struct sb_env *env, unsigned index)
 {
 	struct libaio_state *s = env->state;
 
-	return index < s->ndone ? s->done[index] : NULL;
+	return sb_ae_event(&s->batch, index);
 }
 
 static const struct sb_engine_ops libaio_ops = {
@@ -494,7 +399,7 @@ static const struct sb_engine_ops libaio_ops = {
 	.init = libaio_init,
 	.cleanup = libaio_cleanup,
 	.open_file = libaio_open_file,
-	.close_file = libaio_close_file,
+	.close_file = sb_fe_close,
 	.queue = libaio_queue,
 	.commit = libaio_commit,
 	.getevents = libaio_getevents,

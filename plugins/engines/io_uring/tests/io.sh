@@ -2,114 +2,22 @@
 # io_uring on a file in a temporary directory, buffered and with direct=1:
 # sequential write, read back (by io_uring and by psync), random reads at
 # iodepth 1 and 32, randrw; exact amounts in the normal report; errors from
-# completion entries reach the report with file, offset and errno.
+# completion entries reach the report with file, offset and errno. The
+# checks are the ones libaio shares, in common/async_engine_tests.sh.
 set -u
 source "$(dirname "$0")/../../../../tests/tap/tap.sh"
 sb_tmpdir T
+source "$(dirname "$0")/../../common/async_engine_tests.sh"
 
-run() { "$SB_BIN" "$@" 2>"$T/err"; }
+ae_skip_unless_usable io_uring io_uring_setup '\([0-9]+ entries[^)]*\)' io_uring
 
-# Where io_uring is disabled or filtered (kernel.io_uring_disabled, a
-# container's seccomp profile), every test below would fail for that one
-# reason: say which, once.
-if ! run --name=probe --ioengine=io_uring --size=4k --filename="$T/probe" \
-	>/dev/null && grep -Eq 'io_uring_setup\([0-9]+ entries[^)]*\): (Function not implemented|Operation not permitted)' "$T/err"; then
-	plan_skip_all "io_uring unavailable here: $(grep -m1 -o 'io_uring_setup.*' "$T/err")"
-fi
-rm -f "$T/probe"
+plan $((AE_IO_TESTS + AE_IO_ERRORS_TESTS))
 
-plan 38
+ae_io io_uring
 
-# kib OUT DIR: the amount the normal report gives for direction DIR, in KiB.
-kib() {
-	sed -n "s/^  $2: IOPS=.*(\([0-9]*\)KiB\/[0-9]*msec)\$/\1/p" <<<"$1"
-}
-
-# The host writes its own pseudo-random buffers, one per I/O slot; a file
-# written at iodepth N holds at most N distinct 4 KiB blocks, none of zeros.
-distinct_blocks() {
-	local d
-	d=$(mktemp -d "$T/blk.XXXXXX")
-	split -b 4096 "$1" "$d/b."
-	md5sum "$d"/b.* | cut -d' ' -f1 | sort -u | wc -l
-	rm -rf "$d"
-}
-
-for direct in 0 1; do
-	f=$T/seq.$direct
-	what="direct=$direct"
-
-	out=$(run --name=w --ioengine=io_uring --rw=write --bs=4k --size=4m \
-		--iodepth=16 --direct=$direct --filename="$f")
-	is "$?" 0 "$what: sequential write at iodepth 16 exits 0"
-	is "$(kib "$out" write)" 4096 "$what: the report says 4096KiB written"
-	is "$(stat -c %s "$f")" 4194304 "$what: the file is exactly 4 MiB"
-	ok "$what: the data is not all zeros" \
-		bash -c "! cmp -s -n 4194304 '$f' /dev/zero"
-	n=$(distinct_blocks "$f")
-	ok "$what: every block is one of the 16 I/O buffers ($n distinct)" \
-		test "$n" -ge 1 -a "$n" -le 16
-
-	out=$(run --name=pr --ioengine=psync --rw=read --bs=4k --size=4m \
-		--filename="$f")
-	is "$?:$(kib "$out" read)" 0:4096 "$what: psync reads it all back"
-
-	out=$(run --name=r --ioengine=io_uring --rw=read --bs=64k --size=4m \
-		--iodepth=8 --direct=$direct --filename="$f")
-	is "$?:$(kib "$out" read)" 0:4096 "$what: sequential read, 64k at iodepth 8"
-
-	out=$(run --name=r1 --ioengine=io_uring --rw=randread --bs=4k \
-		--size=4m --iodepth=1 --direct=$direct --filename="$f")
-	is "$?:$(kib "$out" read)" 0:4096 "$what: random read at iodepth 1"
-
-	out=$(run --name=r32 --ioengine=io_uring --rw=randread --bs=4k \
-		--size=4m --iodepth=32 --direct=$direct --filename="$f")
-	is "$?:$(kib "$out" read)" 0:4096 "$what: random read at iodepth 32"
-	like "$out" 'slat \(' "$what: measured as an asynchronous engine"
-
-	out=$(run --name=rw --ioengine=io_uring --rw=randrw --bs=4k --size=4m \
-		--iodepth=32 --direct=$direct --filename="$f")
-	is "$?" 0 "$what: randrw at iodepth 32 exits 0"
-	r=$(kib "$out" read) w=$(kib "$out" write)
-	is "$((${r:-0} + ${w:-0}))" 4096 \
-		"$what: randrw moves exactly 4096KiB (read ${r:-?} + write ${w:-?})"
-	ok "$what: both directions ran" test "${r:-0}" -gt 0 -a "${w:-0}" -gt 0
-
-	out=$(run --name=lay --ioengine=io_uring --rw=randread --bs=8k \
-		--size=1m --iodepth=4 --direct=$direct --filename="$T/new.$direct")
-	is "$?:$(kib "$out" read)" 0:1024 "$what: a read job lays a new file out"
-	is "$(stat -c %s "$T/new.$direct")" 1048576 "$what: at full size"
-done
-
-# At iodepth 1 the host writes the same buffer at every offset, whatever
-# the engine: io_uring's file must equal psync's byte for byte.
-run --name=a --ioengine=io_uring --rw=write --bs=4k --size=1m --iodepth=1 \
-	--filename="$T/a.dat" >/dev/null
-run --name=a --ioengine=psync --rw=write --bs=4k --size=1m \
-	--filename="$T/p.dat" >/dev/null
-ok "io_uring writes the bytes psync writes" cmp "$T/a.dat" "$T/p.dat"
-
-out=$(run --name=mb --ioengine=io_uring --rw=randread --bs=4k --size=4m \
-	--iodepth=8 --numjobs=2 --directory="$T")
-is "$?:$(kib "$out" read)" 0:8192 "two clones, each with its own ring and file"
-
-out=$(run --name=tb --ioengine=io_uring --rw=randread --bs=4k --size=1m \
-	--iodepth=32 --runtime=1 --time_based --filename="$T/seq.0")
-is "$?" 0 "time_based for a second at iodepth 32 exits 0"
-
-# Errors come back in completion entries: ENOSPC from /dev/full ...
-out=$(run --name=full --ioengine=io_uring --rw=write --bs=4k --size=64k \
-	--iodepth=8 --filename=/dev/full)
-is "$?" 1 "a write to /dev/full: exit 1"
-like "$(cat "$T/err")" 'write error on /dev/full at offset [0-9]+, length 4096: No space left on device' \
-	"the error names file, offset, length and errno"
-like "$out" 'full: \(groupid=0, jobs=1\): err= *28' "and the report still comes"
-
-# ... and EINVAL from a misaligned O_DIRECT read.
-out=$(run --name=mis --ioengine=io_uring --rw=read --bs=1000 --size=64k \
-	--iodepth=4 --direct=1 --filename="$T/seq.1")
-is "$?" 1 "a misaligned direct read: exit 1"
-like "$(cat "$T/err")" "read error on $T/seq.1 at offset [0-9]+, length 1000: Invalid argument" \
-	"the completion's errno reaches the report with file and offset"
+# Errors come back in completion entries: ENOSPC from /dev/full, and
+# EINVAL from a misaligned O_DIRECT read.
+ae_io_errors io_uring "a write to /dev/full" '[0-9]+' \
+	"No space left on device" 28
 
 done_testing

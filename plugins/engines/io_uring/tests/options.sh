@@ -5,39 +5,19 @@
 set -u
 source "$(dirname "$0")/../../../../tests/tap/tap.sh"
 sb_tmpdir T
+source "$(dirname "$0")/../../common/async_engine_tests.sh"
 
-run() { "$SB_BIN" "$@" 2>"$T/err"; }
-
-if ! run --name=probe --ioengine=io_uring --size=4k --filename="$T/probe" \
-	>/dev/null && grep -Eq 'io_uring_setup\([0-9]+ entries[^)]*\): (Function not implemented|Operation not permitted)' "$T/err"; then
-	plan_skip_all "io_uring unavailable here: $(grep -m1 -o 'io_uring_setup.*' "$T/err")"
-fi
+ae_skip_unless_usable io_uring io_uring_setup '\([0-9]+ entries[^)]*\)' io_uring
 
 plan 35
 
-kib() {
-	sed -n "s/^  $2: IOPS=.*(\([0-9]*\)KiB\/[0-9]*msec)\$/\1/p" <<<"$1"
-}
-
 F=$T/data
-run --name=mk --ioengine=psync --rw=write --bs=64k --size=4m \
+fe_run --name=mk --ioengine=psync --rw=write --bs=64k --size=4m \
 	--filename="$F" >/dev/null
 
-# rwq DESC OPTIONS...: a 4 MiB randrw at iodepth 16 must exit 0 and move
-# exactly 4096 KiB; leaves the report in $out.
-rwq() {
-	local desc=$1 st r w
-
-	shift
-	out=$(run --name=o --ioengine=io_uring --rw=randrw --size=4m \
-		--iodepth=16 --filename="$F" "$@")
-	st=$?
-	r=$(kib "$out" read) w=$(kib "$out" write)
-	is "$st:$((${r:-0} + ${w:-0}))" 0:4096 "$desc"
-	if ((st != 0)); then
-		diag "$(cat "$T/err")"
-	fi
-}
+# rwq DESC OPTIONS...: a 4 MiB randrw of $F at iodepth 16 must exit 0 and
+# move exactly 4096 KiB; leaves the report in $out.
+rwq() { ae_rwq io_uring "$F" "$@"; }
 
 rwq "fixedbufs, buffered" --fixedbufs
 like "$out" 'io_uring\.fixedbufs: registered' \
@@ -74,7 +54,7 @@ rwq "nonvectored=0 with fixedbufs (fixed ops need no iovec)" \
 
 # hipri without direct=1 cannot work (the kernel polls only for O_DIRECT):
 # setup refuses it, so the job fails (exit 1) before any I/O.
-out=$(run --name=h --ioengine=io_uring --hipri --rw=randread --size=1m \
+out=$(fe_run --name=h --ioengine=io_uring --hipri --rw=randread --size=1m \
 	--filename="$F")
 is "$?" 1 "hipri without direct=1: the job fails (exit 1)"
 like "$(cat "$T/err")" 'job h: io_uring setup: hipri \(IORING_SETUP_IOPOLL\) needs direct=1' \
@@ -93,12 +73,12 @@ if [[ -n $dev && -e /sys/class/block/$dev ]]; then
 		poll=$(cat "/sys/class/block/$dev/queue/io_poll" 2>/dev/null)
 	fi
 fi
-out=$(run --name=h --ioengine=io_uring --hipri --direct=1 --rw=randread \
+out=$(fe_run --name=h --ioengine=io_uring --hipri --direct=1 --rw=randread \
 	--size=1m --iodepth=8 --filename="$F")
 st=$?
 case $poll in
 1)
-	is "$st:$(kib "$out" read)" 0:1024 "hipri, direct=1 on a polling device ($dev)"
+	is "$st:$(fe_kib "$out" read)" 0:1024 "hipri, direct=1 on a polling device ($dev)"
 	skip 1 "the device polls"
 	;;
 0)
@@ -115,12 +95,12 @@ esac
 like "$out" 'io_uring\.iopoll: 1' "fact io_uring.iopoll"
 
 # A CPU no machine here has: the kernel refuses, and the message says why.
-out=$(run --name=c --ioengine=io_uring --sqthread_poll \
+out=$(fe_run --name=c --ioengine=io_uring --sqthread_poll \
 	--sqthread_poll_cpu=65535 --rw=randread --size=1m --filename="$F")
 is "$?" 1 "sqthread_poll_cpu=65535: the job fails (exit 1)"
 like "$(cat "$T/err")" 'refused sqthread_poll_cpu=65535 \(is that CPU online and allowed\?\)' \
 	"the message names the CPU"
-out=$(run --name=c --ioengine=io_uring --sqthread_poll_cpu=0 \
+out=$(fe_run --name=c --ioengine=io_uring --sqthread_poll_cpu=0 \
 	--rw=randread --size=1m --filename="$F")
 like "$(cat "$T/err")" 'sqthread_poll_cpu=0 has no effect without sqthread_poll' \
 	"sqthread_poll_cpu alone runs, with a warning"
