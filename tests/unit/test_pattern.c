@@ -18,7 +18,7 @@ int main(void)
 	uint64_t bytes = 0, n = 0, reads = 0, expect = 0;
 	int in_order = 1, aligned = 1, same = 1, differ = 0, rc;
 
-	plan(13);
+	plan(17);
 
 	sb_pattern_init(&p, 1, 0, 1 * MIB, 1 * MIB, bs4k, 100, 0, 0);
 	while ((rc = sb_pattern_next(&p, &s)) == 0) {
@@ -87,6 +87,30 @@ int main(void)
 				s.offset + s.length <= 1 * MIB;
 		}
 		ok(fits, "per-direction block sizes and alignment");
+	}
+
+	/* The random map: every block exactly once per loop, a new order each
+	 * loop, for sizes on and off a power of two. */
+	{
+		static const uint64_t sizes[] = {1, 3, 1000, 4096};
+
+		for (size_t z = 0; z < 4; z++) {
+			uint64_t nb = sizes[z], seen_bad = 0;
+			unsigned char *hits = calloc(nb, 1);
+
+			sb_pattern_init(&p, 11, 0, nb * 4 * KIB,
+					2 * nb * 4 * KIB, bs4k, 100, 1, 0);
+			while (sb_pattern_next(&p, &s) == 0)
+				hits[s.offset / (4 * KIB)]++;
+			for (uint64_t b = 0; b < nb; b++)
+				seen_bad += hits[b] != 2;
+			ok(!seen_bad,
+			   "random map over %llu blocks: each hit once per "
+			   "loop (%llu off)",
+			   (unsigned long long)nb,
+			   (unsigned long long)seen_bad);
+			free(hits);
+		}
 	}
 
 	/* time_based: wraps instead of ending. */

@@ -299,14 +299,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .note = "random offsets always repeat from randseed; randrepeat=0 "
 		 "needs a seed that changes from run to run",
 	 .category = SB_CAT_IO_TYPE},
-	{.name = "norandommap",
-	 .type = "bool",
-	 .help = "lets random I/O hit a block twice and miss others instead of "
-		 "covering each block once",
-	 .support = SB_SUPPORT_IGNORED,
-	 .note = "random offsets are always drawn independently, as with "
-		 "norandommap=1",
-	 .category = SB_CAT_IO_TYPE},
 	{.name = "rw_sequencer",
 	 .type = "choice",
 	 .def = "sequential",

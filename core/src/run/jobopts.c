@@ -59,6 +59,9 @@ const struct sb_option sb_core_options[] = {
 		 "and rwmixwrite wins)"},
 	{OPT("randseed", randseed), .type = SB_OPT_INT, .def = "137",
 	 .help = "seed of the random offsets and mix"},
+	{OPT("norandommap", norandommap), .type = SB_OPT_BOOL,
+	 .help = "draw random offsets independently instead of covering "
+		 "every block once per loop"},
 	{OPT("stonewall", stonewall), .alias = "wait_for_previous",
 	 .type = SB_OPT_BOOL,
 	 .help = "wait for the jobs above to end; starts a new group"},

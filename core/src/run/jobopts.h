@@ -33,6 +33,7 @@ struct sb_job_opts {
 	int64_t rwmixread;
 	int64_t rwmixwrite;
 	int64_t randseed;
+	int norandommap;
 	char *description;
 	int stonewall;
 	int new_group;

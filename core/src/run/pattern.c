@@ -36,6 +36,56 @@ void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
 	p->read_pct = read_pct;
 	p->random = random;
 	p->wrap = wrap;
+	/* One map serves every direction only when they share a block
+	 * grid; otherwise offsets are drawn independently. */
+	p->use_map = random && (read_pct >= 100 || read_pct <= 0 ||
+				p->bs[SB_DDIR_READ] == p->bs[SB_DDIR_WRITE]);
+}
+
+void sb_pattern_norandommap(struct sb_pattern *p)
+{
+	p->use_map = 0;
+}
+
+/* A bijection of [0, mask] that hides the LCG's regular low bits. */
+static uint64_t scramble(uint64_t x, uint64_t mask)
+{
+	unsigned shift = (unsigned)(64 - __builtin_clzll(mask | 1)) / 2 + 1;
+
+	x = ((x ^ (x >> shift)) * 0x9e3779b97f4a7c15ULL) & mask;
+	x = ((x ^ (x >> shift)) * 0xbf58476d1ce4e5b9ULL) & mask;
+	return x ^ (x >> shift);
+}
+
+/* A new permutation of the n blocks for the next loop. */
+static void map_start(struct sb_pattern *p, uint64_t n)
+{
+	uint64_t m = 1;
+
+	while (m < n)
+		m <<= 1;
+	p->map_mask = m - 1;
+	/* Hull-Dobell: a = 1 mod 4 and c odd give a full period mod 2^k. */
+	p->map_a = ((next_rand(&p->rng) << 2) | 1) & p->map_mask;
+	if (p->map_mask < 3)
+		p->map_a = 1;
+	p->map_c = (next_rand(&p->rng) | 1) & p->map_mask;
+	p->map_x = next_rand(&p->rng) & p->map_mask;
+	p->map_left = n;
+}
+
+static uint64_t map_next(struct sb_pattern *p, uint64_t n)
+{
+	uint64_t y;
+
+	if (!p->map_left)
+		map_start(p, n);
+	do {
+		p->map_x = (p->map_a * p->map_x + p->map_c) & p->map_mask;
+		y = scramble(p->map_x, p->map_mask);
+	} while (y >= n);
+	p->map_left--;
+	return y;
 }
 
 void sb_pattern_limits(struct sb_pattern *p, uint64_t loops, uint64_t max_ios)
@@ -69,6 +119,7 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 			return SB_GEN_END;
 		p->issued = 0;
 		p->seq_off = 0;
+		p->map_left = 0;
 	}
 	d = pick_ddir(p);
 	if (!p->nblocks[d])
@@ -76,7 +127,9 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 	len = p->bs[d];
 	if (p->limit - p->issued < len)
 		len = p->limit - p->issued;
-	if (p->random) {
+	if (p->use_map) {
+		s->offset = p->base + map_next(p, p->nblocks[d]) * p->bs[d];
+	} else if (p->random) {
 		s->offset = p->base + below(&p->rng, p->nblocks[d]) * p->bs[d];
 	} else {
 		if (p->seq_off + len > p->span)

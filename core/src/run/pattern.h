@@ -21,6 +21,11 @@ struct sb_pattern {
 	uint64_t loops_left; /* loops after this one */
 	uint64_t ios_left;   /* number_ios budget; UINT64_MAX: none */
 	int read_pct;	     /* 0..100 */
+	/* fio's random map: each loop visits every block once, in an order
+	 * drawn from the seed (a full-period LCG over the next power of two,
+	 * scrambled, skipping values past the end). O(1) memory. */
+	int use_map;
+	uint64_t map_mask, map_a, map_c, map_x, map_left;
 	int random;
 	int wrap; /* time_based: start a new loop at the limit */
 };
@@ -34,6 +39,9 @@ void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
 /* Repeat the pattern loops times in all and stop after max_ios I/Os (0:
  * no limit); call after sb_pattern_init. */
 void sb_pattern_limits(struct sb_pattern *p, uint64_t loops, uint64_t max_ios);
+
+/* norandommap: random offsets drawn independently, with repeats. */
+void sb_pattern_norandommap(struct sb_pattern *p);
 
 /* 0 with *s filled, or SB_GEN_END. */
 int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s);
