@@ -6,7 +6,7 @@ set -euo pipefail
 # fio is the reference the compatibility tests compare against; clang and
 # its runtime build the job-file fuzzer.
 pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
-	python3 valgrind procps
+	python3 valgrind procps strace time
 	fio clang libclang-rt-14-dev)
 
 missing=()

@@ -5,7 +5,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 
-plan 37
+plan 42
 
 run() { "$SB_BIN" "$@" 2>"$T/err"; }
 
@@ -119,5 +119,27 @@ kill -INT "$pid"
 wait "$pid"
 is "$?" 1 "an interrupted run exits 1"
 like "$(cat "$T/sig.out")" 'sig: \(groupid=0.*read: IOPS=' "and reports what it measured"
+
+# ramp_time runs first and is left out: 1 s ramp + 1 s measured.
+start=$(date +%s%N)
+out=$("$SB_BIN" --name=r --ioengine=null --size=64k --runtime=1 \
+	--time_based --ramp_time=1 2>/dev/null)
+ms=$((($(date +%s%N) - start) / 1000000))
+like "$out" 'run=(99[0-9]|10[0-9][0-9])-' "ramp_time is left out of the measured run"
+ok "but runs first (${ms} ms in all)" test "$ms" -ge 1900
+start=$(date +%s%N)
+"$SB_BIN" --name=d --ioengine=null --size=64k --startdelay=1 >/dev/null 2>&1
+ms=$((($(date +%s%N) - start) / 1000000))
+ok "startdelay=1 waits a second first (${ms} ms)" test "$ms" -ge 990
+
+# fsync=4 on 16 writes syncs 4 times; end_fsync adds one at the end.
+n=$(strace -f -e trace=fsync -o /dev/stdout "$SB_BIN" --name=f \
+	--ioengine=psync --rw=write --size=64k --fsync=4 \
+	--filename="$T/fs.dat" 2>/dev/null | grep -c 'fsync(')
+is "$n" 4 "fsync=4: one fsync per 4 writes"
+n=$(strace -f -e trace=fsync -o /dev/stdout "$SB_BIN" --name=f \
+	--ioengine=psync --rw=write --size=64k --end_fsync=1 \
+	--filename="$T/fs.dat" 2>/dev/null | grep -c 'fsync(')
+is "$n" 1 "end_fsync: one fsync when the writes are done"
 
 done_testing

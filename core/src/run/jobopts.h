@@ -34,6 +34,10 @@ struct sb_job_opts {
 	int64_t rwmixwrite;
 	int64_t randseed;
 	int norandommap;
+	uint64_t ramp_ns;
+	uint64_t startdelay_ns;
+	int64_t fsync_every;
+	int end_fsync;
 	char *description;
 	int stonewall;
 	int new_group;

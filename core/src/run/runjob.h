@@ -92,7 +92,10 @@ struct sb_worker {
 	struct sb_ioslot **free_slots, **queued;
 	unsigned nfree;
 	void *bufs;
-	uint64_t start_ns, end_ns;
+	uint64_t start_ns, end_ns; /* of the measured run, after ramp_time */
+	uint64_t ramp_end_ns;	   /* completions before it are not counted */
+	uint64_t writes;	   /* toward fsync=N */
+	int sync_due, end_synced;
 	struct rusage ru_start, ru_end;
 	int error;
 	char errmsg[SB_ERRMSG_MAX];

@@ -76,6 +76,8 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	}
 	if (w->layout)
 		return 0;
+	if (now < w->ramp_end_ns)
+		return 0;
 	d->ios++;
 	d->bytes += io->length;
 	sb_lat_add(&d->lat, now - s->issue_ns);
@@ -88,7 +90,17 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	return 0;
 }
 
-static int next_spec(struct sb_worker *w, struct sb_io_spec *spec)
+/* A generator's pause before an I/O. */
+static void think(uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ULL),
+			      .tv_nsec = (long)(ns % 1000000000ULL)};
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static int next_work(struct sb_worker *w, struct sb_io_spec *spec)
 {
 	const struct sb_runjob *rj = w->rj;
 	int rc;
@@ -109,14 +121,36 @@ static int next_spec(struct sb_worker *w, struct sb_io_spec *spec)
 	return rc;
 }
 
-/* A generator's pause before an I/O. */
-static void think(uint64_t ns)
+static void sync_spec(struct sb_io_spec *spec)
 {
-	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ULL),
-			      .tv_nsec = (long)(ns % 1000000000ULL)};
+	memset(spec, 0, sizeof(*spec));
+	spec->ddir = SB_DDIR_SYNC;
+}
 
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
+/* The workload's next I/O, with fsync=N and end_fsync's syncs woven in. */
+static int next_spec(struct sb_worker *w, struct sb_io_spec *spec)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	int rc;
+
+	if (w->sync_due) {
+		w->sync_due = 0;
+		sync_spec(spec);
+		return 0;
+	}
+	rc = next_work(w, spec);
+	if (rc == SB_GEN_END && o->end_fsync && w->writes && !w->end_synced &&
+	    !w->layout) {
+		w->end_synced = 1;
+		sync_spec(spec);
+		return 0;
+	}
+	if (rc == 0 && spec->ddir == SB_DDIR_WRITE && !w->layout) {
+		w->writes++;
+		w->sync_due = o->fsync_every > 0 &&
+			      w->writes % (uint64_t)o->fsync_every == 0;
+	}
+	return rc;
 }
 
 static void return_slot(struct sb_worker *w, struct sb_ioslot *s)
@@ -165,7 +199,7 @@ static int io_loop(struct sb_worker *w)
 	int end = 0;
 
 	if (!w->layout && rj->opts.runtime_ns)
-		deadline = w->start_ns + rj->opts.runtime_ns;
+		deadline = w->ramp_end_ns + rj->opts.runtime_ns;
 	while (!w->error) {
 		while (!end && !w->error && inflight < w->depth) {
 			struct sb_ioslot *s = pending;
@@ -239,6 +273,15 @@ static int io_loop(struct sb_worker *w)
 	if (pending)
 		return_slot(w, pending);
 	return w->error;
+}
+
+/* startdelay: in short naps, so a stop request is not kept waiting. */
+static void start_delay(struct sb_worker *w)
+{
+	uint64_t until = now_ns() + w->rj->opts.startdelay_ns, now;
+
+	while ((now = now_ns()) < until && !sb_stopping(w->rj->ctx))
+		think(until - now < 100000000ULL ? until - now : 100000000ULL);
 }
 
 static int alloc_slots(struct sb_worker *w)
@@ -409,10 +452,19 @@ int sb_worker_run(struct sb_worker *w)
 	if (!w->error)
 		plan(w);
 	if (!w->error && !alloc_slots(w) && !start_generator(w)) {
+		if (!w->layout)
+			start_delay(w);
 		getrusage(RUSAGE_THREAD, &w->ru_start);
 		w->start_ns = now_ns();
+		w->ramp_end_ns =
+			w->start_ns + (w->layout ? 0 : rj->opts.ramp_ns);
 		io_loop(w);
 		w->end_ns = now_ns();
+		/* The measured run begins when the ramp ends. */
+		if (w->ramp_end_ns > w->start_ns)
+			w->start_ns = w->ramp_end_ns < w->end_ns
+					      ? w->ramp_end_ns
+					      : w->end_ns;
 		getrusage(RUSAGE_THREAD, &w->ru_end);
 	}
 	if (w->gen_live && rj->gops->cleanup)
