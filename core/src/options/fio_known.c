@@ -805,12 +805,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .category = SB_CAT_IO_LATENCY},
 
 	/* I/O replay */
-	{.name = "write_iolog",
-	 .type = "string",
-	 .help = "records the I/Os the job issues to a file for later replay",
-	 .support = SB_SUPPORT_IGNORED,
-	 .note = "no I/O log is written; the workload runs as asked",
-	 .category = SB_CAT_IO_REPLAY},
 	{.name = "read_iolog",
 	 .type = "string",
 	 .help = "replays I/Os from an fio iolog or blktrace file instead of "

@@ -47,6 +47,9 @@ const struct sb_option sb_core_options[] = {
 	 .max = INT64_MAX, .help = "fsync the file after every N writes"},
 	{OPT("end_fsync", end_fsync), .type = SB_OPT_BOOL,
 	 .help = "fsync the file when the writes are done, in the timed run"},
+	{OPT("write_iolog", write_iolog), .type = SB_OPT_STR,
+	 .help = "record the I/Os issued in fio's iolog version 2 format "
+		 "(one file per clone: FILE, FILE.1, ...)"},
 	{OPT("time_based", time_based), .type = SB_OPT_BOOL,
 	 .help = "run for runtime even when size is done, wrapping around"},
 	{OPT("filename", filename), .type = SB_OPT_STR,

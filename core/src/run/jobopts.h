@@ -38,6 +38,7 @@ struct sb_job_opts {
 	uint64_t startdelay_ns;
 	int64_t fsync_every;
 	int end_fsync;
+	char *write_iolog;
 	char *description;
 	int stonewall;
 	int new_group;

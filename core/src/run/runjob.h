@@ -7,6 +7,7 @@
 #define SB_RUNJOB_H
 
 #include <limits.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/resource.h>
@@ -96,6 +97,7 @@ struct sb_worker {
 	uint64_t ramp_end_ns;	   /* completions before it are not counted */
 	uint64_t writes;	   /* toward fsync=N */
 	int sync_due, end_synced;
+	FILE *iolog; /* write_iolog, or NULL */
 	struct rusage ru_start, ru_end;
 	int error;
 	char errmsg[SB_ERRMSG_MAX];

@@ -90,6 +90,51 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	return 0;
 }
 
+/* fio's iolog version 2: the I/O stream as issued, replayable by fio. */
+static const char *const iolog_names[] = {"read", "write", "trim", "", "sync"};
+
+static int iolog_open(struct sb_worker *w)
+{
+	const struct sb_runjob *rj = w->rj;
+	char path[PATH_MAX];
+
+	if (w->layout || !rj->opts.write_iolog)
+		return 0;
+	if (w->idx)
+		snprintf(path, sizeof(path), "%s.%u", rj->opts.write_iolog,
+			 w->idx);
+	else
+		snprintf(path, sizeof(path), "%s", rj->opts.write_iolog);
+	w->iolog = fopen(path, "w");
+	if (!w->iolog)
+		return fail(w, -errno, "write_iolog=%s: %s", path,
+			    strerror(errno));
+	fprintf(w->iolog, "fio version 2 iolog\n%s add\n%s open\n", w->path,
+		w->path);
+	return 0;
+}
+
+static void iolog_io(struct sb_worker *w, const struct sb_io_spec *spec)
+{
+	if (spec->ddir == SB_DDIR_SYNC)
+		fprintf(w->iolog, "%s sync\n", w->path);
+	else
+		fprintf(w->iolog, "%s %s %llu %llu\n", w->path,
+			iolog_names[spec->ddir],
+			(unsigned long long)spec->offset,
+			(unsigned long long)spec->length);
+}
+
+static void iolog_close(struct sb_worker *w)
+{
+	if (!w->iolog)
+		return;
+	fprintf(w->iolog, "%s close\n", w->path);
+	if (fclose(w->iolog) != 0)
+		fail(w, -EIO, "write_iolog: cannot write it");
+	w->iolog = NULL;
+}
+
 /* A generator's pause before an I/O. */
 static void think(uint64_t ns)
 {
@@ -219,6 +264,8 @@ static int io_loop(struct sb_worker *w)
 				s->io.ddir = spec.ddir;
 				s->io.offset = spec.offset;
 				s->io.length = spec.length;
+				if (w->iolog)
+					iolog_io(w, &spec);
 			}
 			pending = NULL;
 			s->io.result = 0;
@@ -451,7 +498,8 @@ int sb_worker_run(struct sb_worker *w)
 		     (unsigned long long)sb_job_max_bs(&rj->opts));
 	if (!w->error)
 		plan(w);
-	if (!w->error && !alloc_slots(w) && !start_generator(w)) {
+	if (!w->error && !alloc_slots(w) && !start_generator(w) &&
+	    !iolog_open(w)) {
 		if (!w->layout)
 			start_delay(w);
 		getrusage(RUSAGE_THREAD, &w->ru_start);
@@ -460,6 +508,7 @@ int sb_worker_run(struct sb_worker *w)
 			w->start_ns + (w->layout ? 0 : rj->opts.ramp_ns);
 		io_loop(w);
 		w->end_ns = now_ns();
+		iolog_close(w);
 		/* The measured run begins when the ramp ends. */
 		if (w->ramp_end_ns > w->start_ns)
 			w->start_ns = w->ramp_end_ns < w->end_ns
