@@ -3,10 +3,26 @@
  * storbench's own per-I/O cost. At iodepth 1 it completes in queue(); deeper,
  * it completes queued I/Os when reaped, exercising the asynchronous path.
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <errno.h>
 #include <stddef.h>
+#include <time.h>
 
 #include <storbench/engine.h>
+
+struct null_opts {
+	uint64_t latency_ns; /* null_latency */
+};
+
+static const struct sb_option null_options[] = {
+	{.name = "null_latency",
+	 .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_US,
+	 .offset = offsetof(struct null_opts, latency_ns),
+	 .help = "complete each I/O this long after it is issued "
+		 "(microseconds; 0: at once)"},
+	SB_OPTION_END,
+};
 
 struct null_state {
 	struct sb_io **queued; /* iodepth entries, from host->alloc */
@@ -34,13 +50,36 @@ static int null_open(struct sb_env *env, struct sb_file *f)
 	return 0;
 }
 
+/* Wait until the host clock reaches t: sleep the long part, spin the end,
+ * so short latencies are kept to the microsecond. */
+static void null_wait_until(struct sb_env *env, uint64_t t)
+{
+	uint64_t now;
+
+	while ((now = env->host->now_ns()) < t) {
+		if (t - now > 200000) {
+			struct timespec ts = {0, (long)(t - now - 100000)};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
 static int null_queue(struct sb_env *env, struct sb_io *io)
 {
+	const struct null_opts *o = env->opts;
 	struct null_state *s = env->state;
 
 	io->result = (int64_t)io->length;
-	if (env->job->iodepth == 1)
+	/* When it is due: the host reaps in queue order, so waiting for the
+	 * first due one in getevents keeps every latency at least the set
+	 * one. */
+	io->engine_data = (uintptr_t)(env->host->now_ns() + o->latency_ns);
+	if (env->job->iodepth == 1) {
+		if (o->latency_ns)
+			null_wait_until(env, io->engine_data);
 		return SB_Q_COMPLETED;
+	}
 	if (s->nqueued == env->job->iodepth)
 		return SB_Q_BUSY;
 	s->queued[s->nqueued++] = io;
@@ -58,6 +97,8 @@ static int null_getevents(struct sb_env *env, unsigned min, unsigned max,
 		return env->host->error(env->handle, -EINVAL,
 					"asked for %u completions, %u queued",
 					min, s->nqueued);
+	if (n)
+		null_wait_until(env, s->queued[n - 1]->engine_data);
 	for (unsigned i = 0; i < n; i++)
 		s->done[i] = s->queued[i];
 	/* Keep what was not reaped, in order. */
@@ -95,6 +136,9 @@ SB_PLUGIN_DESCRIPTOR = {
 	.name = "null",
 	.version = SB_PLUGIN_VERSION,
 	.license = "MIT",
-	.description = "completes every I/O at once; measures storbench itself",
+	.description = "completes every I/O at once, or after null_latency; "
+		       "measures storbench itself",
+	.options = null_options,
+	.options_size = sizeof(struct null_opts),
 	.ops = &null_ops,
 };
