@@ -13,7 +13,7 @@ B=$SB_BIN
 out=$("$B" --cmdhelp 2>&1)
 is "$?" 0 "--cmdhelp exits 0"
 like "$out" $'\nbs +: block size' "--cmdhelp lists supported options"
-like "$out" $'\nbssplit +: .*\\(not supported yet\\)' \
+like "$out" $'\nverify +: .*\\(not supported yet\\)' \
 	"and fio's other options, marked"
 out=$("$B" --cmdhelp=blocksize)
 like "$out" 'alias: blocksize' "--cmdhelp=ALIAS describes the option"
@@ -56,9 +56,9 @@ is "$?" 0 "--parse-only accepts a valid job"
 ok "and writes nothing: no data file, no report" \
 	bash -c "test ! -e '$T/data.bin' -a ! -e '$T/report.txt'"
 err=$("$B" --parse-only --name=p --ioengine=null --size=1m --rw=randread \
-	--bssplit=4k/50:8k/50 2>&1)
+	--verify=crc32c 2>&1)
 is "$?" 2 "an option that would change what is measured is refused"
-is "$err" "storbench: error: command line: option 'bssplit' is not supported yet (needs variable block sizes)" \
+is "$err" "storbench: error: command line: option 'verify' is not supported yet (needs data verification)" \
 	"saying it is not supported yet"
 
 out=$("$B" --showcmd two.fio)

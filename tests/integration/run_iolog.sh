@@ -8,7 +8,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 12
+plan 16
 
 log() { # log FILE options...: run a null job recording FILE
 	local f=$1
@@ -47,6 +47,22 @@ total=$(ios mix.log | wc -l)
 is "$total" 25600 "randrw: size/bs I/Os in all"
 ok "rwmixread=70: $reads of $total are reads" \
 	test "$reads" -ge $((17920 - 292)) -a "$reads" -le $((17920 + 292))
+
+# bssplit=4k/80:8k/10:16k/10: count-weighted shares within 4 standard
+# deviations (for 80%: sqrt(n * 0.16)); offsets aligned to 4k.
+log split.log --rw=randrw --bssplit=4k/80:8k/10:16k/10 --size=64m
+n=$(ios split.log | wc -l)
+small=$(ios split.log | awk '$4 == 4096' | wc -l)
+tol=$(awk -v n="$n" 'BEGIN { printf "%d", 4 * sqrt(n * 0.16) + 1 }')
+ok "bssplit: $small of $n I/Os are 4k (80% +- $tol)" \
+	test $((small * 100)) -ge $((80 * n - 100 * tol)) -a $((small * 100)) -le $((80 * n + 100 * tol))
+is "$(ios split.log | awk '{print $4}' | sort -u | tr '\n' ' ')" "16384 4096 8192 " \
+	"and only the sizes given"
+log range.log --rw=randread --bsrange=4k-16k --size=64m
+is "$(ios range.log | awk '{print $4}' | sort -un | tr '\n' ' ')" "4096 8192 12288 16384 " \
+	"bsrange=4k-16k: multiples of 4k from 4k to 16k"
+is "$(ios range.log | awk '($3 % 4096) || ($3 + $4 > 67108864)' | wc -l)" 0 \
+	"each aligned to 4k and inside the file"
 
 log multi.log --rw=read --bs=4k --size=16k --numjobs=2
 ok "numjobs=2: one log per clone (multi.log, multi.log.1)" \

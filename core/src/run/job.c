@@ -202,26 +202,34 @@ static int check_values(struct sb_ctx *ctx, struct sb_runjob *rj)
 	int rp = sb_rw_read_pct(o);
 
 	for (int d = SB_DDIR_READ; d <= SB_DDIR_WRITE; d++) {
+		uint64_t min = sb_job_dir_min_bs(o, d);
+		uint64_t max = sb_job_dir_max_bs(o, d);
+
 		if ((d == SB_DDIR_READ && rp == 0) ||
 		    (d == SB_DDIR_WRITE && rp == 100))
 			continue;
 		kv = sb_jobdef_get(rj->def, "bs");
 		if (!kv)
 			kv = sb_jobdef_get(rj->def, "blocksize");
-		if (o->bs[d] == 0 || o->bs[d] > SB_MAX_BS)
+		if (o->bssplit.n[d])
+			kv = sb_jobdef_get(rj->def, "bssplit");
+		else if (o->bsrange[d].max)
+			kv = sb_jobdef_get(rj->def, "bsrange");
+		if (min == 0 || max > SB_MAX_BS)
 			return sb_err(ctx, -EINVAL,
-				      "%s: bs: the %s block size must be 1 "
-				      "byte to %llu MiB",
+				      "%s: the %s block sizes must be 1 byte "
+				      "to %llu MiB",
 				      kv ? kv->where : rj->def->where,
 				      d ? "write" : "read",
 				      (unsigned long long)(SB_MAX_BS >> 20));
-		if (o->size.bytes && o->bs[d] > o->size.bytes)
-			return sb_err(ctx, -EINVAL,
-				      "%s: bs=%llu is larger than size=%llu: "
-				      "the job could do no I/O",
-				      kv ? kv->where : rj->def->where,
-				      (unsigned long long)o->bs[d],
-				      (unsigned long long)o->size.bytes);
+		if (o->size.bytes && max > o->size.bytes)
+			return sb_err(
+				ctx, -EINVAL,
+				"%s: a block of %llu bytes is larger than "
+				"size=%llu: the job could do no I/O",
+				kv ? kv->where : rj->def->where,
+				(unsigned long long)max,
+				(unsigned long long)o->size.bytes);
 	}
 	kv = sb_jobdef_get(rj->def, "directory");
 	if (o->directory && !*o->directory)

@@ -21,6 +21,13 @@ const struct sb_option sb_core_options[] = {
 	 .help = "I/O pattern: read, write, randread, randwrite, rw, randrw"},
 	{OPT("bs", bs), .alias = "blocksize", .type = (int)SB_OPT_SIZE_DIRS,
 	 .def = "4k", .help = "block size in bytes, per direction: read,write"},
+	{OPT("bsrange", bsrange), .alias = "blocksize_range",
+	 .type = (int)SB_OPT_RANGE_DIRS,
+	 .help = "block sizes drawn from min-max (multiples of min), per "
+		 "direction"},
+	{OPT("bssplit", bssplit), .type = (int)SB_OPT_BSSPLIT,
+	 .help = "weighted mix of block sizes, per direction: "
+		 "4k/60:64k/40,..."},
 	{OPT("size", size), .type = (int)SB_OPT_SIZE_PCT,
 	 .help = "bytes of I/O per job clone and file size, or a percentage "
 		 "of an existing file"},
@@ -89,14 +96,45 @@ const struct sb_option sb_core_options[] = {
 	SB_OPTION_END,
 };
 
+/* fio's precedence: bssplit, then bsrange, then bs. */
+uint64_t sb_job_dir_max_bs(const struct sb_job_opts *o, int d)
+{
+	uint64_t max = 0;
+
+	if (o->bssplit.n[d]) {
+		for (unsigned i = 0; i < o->bssplit.n[d]; i++)
+			if (o->bssplit.e[d][i].bs > max)
+				max = o->bssplit.e[d][i].bs;
+		return max;
+	}
+	if (o->bsrange[d].max)
+		return o->bsrange[d].max;
+	return o->bs[d];
+}
+
+uint64_t sb_job_dir_min_bs(const struct sb_job_opts *o, int d)
+{
+	uint64_t min = UINT64_MAX;
+
+	if (o->bssplit.n[d]) {
+		for (unsigned i = 0; i < o->bssplit.n[d]; i++)
+			if (o->bssplit.e[d][i].bs < min)
+				min = o->bssplit.e[d][i].bs;
+		return min;
+	}
+	if (o->bsrange[d].max)
+		return o->bsrange[d].min;
+	return o->bs[d];
+}
+
 uint64_t sb_job_max_bs(const struct sb_job_opts *o)
 {
 	uint64_t max = 0;
 	int rp = sb_rw_read_pct(o);
 
 	if (rp > 0)
-		max = o->bs[SB_DDIR_READ];
-	if (rp < 100 && o->bs[SB_DDIR_WRITE] > max)
-		max = o->bs[SB_DDIR_WRITE];
+		max = sb_job_dir_max_bs(o, SB_DDIR_READ);
+	if (rp < 100 && sb_job_dir_max_bs(o, SB_DDIR_WRITE) > max)
+		max = sb_job_dir_max_bs(o, SB_DDIR_WRITE);
 	return max;
 }

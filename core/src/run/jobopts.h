@@ -18,6 +18,8 @@ struct sb_job_opts {
 	char *generator;
 	struct sb_rw_spec rw;
 	uint64_t bs[SB_DDIR_COUNT];
+	struct sb_range bsrange[SB_DDIR_COUNT];
+	struct sb_bssplit bssplit;
 	struct sb_size_pct size;
 	struct sb_size_pct io_size;
 	struct sb_size_pct offset;
@@ -81,5 +83,8 @@ static inline int sb_kb_base(const struct sb_job_opts *o)
 
 /* The largest block size of any direction the job uses. */
 uint64_t sb_job_max_bs(const struct sb_job_opts *o);
+/* A direction's largest and smallest block size (bssplit, bsrange, bs). */
+uint64_t sb_job_dir_max_bs(const struct sb_job_opts *o, int d);
+uint64_t sb_job_dir_min_bs(const struct sb_job_opts *o, int d);
 
 #endif

@@ -29,6 +29,7 @@ void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
 	p->span = span;
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
 		p->bs[d] = bs[d] ? bs[d] : 1;
+		p->align[d] = p->bs[d];
 		p->nblocks[d] = span / p->bs[d];
 	}
 	p->limit = limit;
@@ -40,6 +41,61 @@ void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
 	 * grid; otherwise offsets are drawn independently. */
 	p->use_map = random && (read_pct >= 100 || read_pct <= 0 ||
 				p->bs[SB_DDIR_READ] == p->bs[SB_DDIR_WRITE]);
+}
+
+void sb_pattern_sizes(struct sb_pattern *p, const struct sb_bssplit *split,
+		      const struct sb_range range[SB_DDIR_COUNT])
+{
+	for (int d = 0; d < SB_DDIR_COUNT; d++) {
+		uint64_t min = 0, max = 0;
+
+		if (split && split->n[d]) {
+			min = UINT64_MAX;
+			for (unsigned i = 0; i < split->n[d]; i++) {
+				uint64_t b = split->e[d][i].bs;
+
+				min = b < min ? b : min;
+				max = b > max ? b : max;
+			}
+		} else if (range && range[d].max) {
+			min = range[d].min ? range[d].min : 1;
+			max = range[d].max;
+		}
+		if (!max)
+			continue;
+		p->align[d] = min;
+		p->bs[d] = max;
+		/* The largest block must fit; offsets step by the smallest. */
+		p->nblocks[d] = p->span >= max ? (p->span - max) / min + 1 : 0;
+		/* A map of equal blocks cannot cover varying ones once each. */
+		p->use_map = 0;
+	}
+	p->split = split;
+	if (range)
+		memcpy(p->range, range, sizeof(p->range));
+}
+
+/* The size of the next I/O in direction d. */
+static uint64_t pick_len(struct sb_pattern *p, int d)
+{
+	if (p->split && p->split->n[d]) {
+		/* Shares are percentages with fractions: draw in millionths. */
+		double u = (double)below(&p->rng, 100000000) / 1e6, acc = 0;
+		unsigned i;
+
+		for (i = 0; i + 1 < p->split->n[d]; i++) {
+			acc += p->split->e[d][i].pct;
+			if (u < acc)
+				break;
+		}
+		return p->split->e[d][i].bs;
+	}
+	if (p->range[d].max && p->range[d].max > p->align[d]) {
+		uint64_t k = p->range[d].max / p->align[d];
+
+		return (below(&p->rng, k) + 1) * p->align[d];
+	}
+	return p->bs[d];
 }
 
 void sb_pattern_norandommap(struct sb_pattern *p)
@@ -124,13 +180,14 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 	d = pick_ddir(p);
 	if (!p->nblocks[d])
 		return SB_GEN_END;
-	len = p->bs[d];
+	len = pick_len(p, d);
 	if (p->limit - p->issued < len)
 		len = p->limit - p->issued;
 	if (p->use_map) {
 		s->offset = p->base + map_next(p, p->nblocks[d]) * p->bs[d];
 	} else if (p->random) {
-		s->offset = p->base + below(&p->rng, p->nblocks[d]) * p->bs[d];
+		s->offset =
+			p->base + below(&p->rng, p->nblocks[d]) * p->align[d];
 	} else {
 		if (p->seq_off + len > p->span)
 			p->seq_off = 0;

@@ -9,6 +9,8 @@
 
 #include <storbench/generator.h>
 
+#include "../options/fio_values.h"
+
 struct sb_pattern {
 	uint64_t rng;
 	uint64_t bs[SB_DDIR_COUNT];
@@ -28,6 +30,11 @@ struct sb_pattern {
 	uint64_t map_mask, map_a, map_c, map_x, map_left;
 	int random;
 	int wrap; /* time_based: start a new loop at the limit */
+	/* Variable block sizes (bssplit, else bsrange) per direction; the
+	 * offsets then align to the direction's smallest size. */
+	const struct sb_bssplit *split; /* the job's, outlives the pattern */
+	struct sb_range range[SB_DDIR_COUNT];
+	uint64_t align[SB_DDIR_COUNT];
 };
 
 /* span and limit in bytes; bs per direction; read_pct 0..100. */
@@ -39,6 +46,11 @@ void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
 /* Repeat the pattern loops times in all and stop after max_ios I/Os (0:
  * no limit); call after sb_pattern_init. */
 void sb_pattern_limits(struct sb_pattern *p, uint64_t loops, uint64_t max_ios);
+
+/* bssplit and bsrange, as fio ranks them: a direction with a split uses
+ * it, else a range with max > 0, else its fixed bs. Both outlive p. */
+void sb_pattern_sizes(struct sb_pattern *p, const struct sb_bssplit *split,
+		      const struct sb_range range[SB_DDIR_COUNT]);
 
 /* norandommap: random offsets drawn independently, with repeats. */
 void sb_pattern_norandommap(struct sb_pattern *p);

@@ -440,6 +440,7 @@ static void plan(struct sb_worker *w)
 			sb_rw_read_pct(o), sb_rw_is_random(&o->rw),
 			o->time_based);
 	sb_pattern_limits(&w->pat, (uint64_t)o->loops, (uint64_t)o->number_ios);
+	sb_pattern_sizes(&w->pat, &o->bssplit, o->bsrange);
 	if (o->norandommap)
 		sb_pattern_norandommap(&w->pat);
 }
