@@ -35,7 +35,6 @@ struct span {
 	size_t n;
 };
 
-
 static int is_blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
@@ -601,62 +600,90 @@ static int dir_pieces(const char *s, int colon_too, struct span *pc,
 	return k;
 }
 
-int sb_val_size_dirs(const char *s, int kb_base, uint64_t out[SB_DDIR_COUNT],
-		     char *err, size_t errlen)
+/* One direction's value: parse span into *out (an element of the kind
+ * the caller's array holds). */
+typedef int (*dir_parser)(struct span s, int kb_base, void *out, char *err,
+			  size_t errlen);
+
+/*
+ * "read,write,trim" lists of any element type with fio's fill-in rules:
+ * each direction takes the piece dir_pieces() assigns it, and keeps the
+ * caller's default in out[] when it gets none.
+ */
+static int parse_dirs(const char *s, int kb_base, void *out, size_t elem,
+		      int fill, dir_parser one, const char *what, char *err,
+		      size_t errlen)
 {
+	unsigned char v[SB_DDIR_COUNT][sizeof(struct sb_range)] = {{0}};
+	unsigned char res[SB_DDIR_COUNT][sizeof(struct sb_range)];
 	struct span pc[SB_DDIR_COUNT];
-	uint64_t v[SB_DDIR_COUNT] = {0}, res[SB_DDIR_COUNT];
 	int src[SB_DDIR_COUNT], k, rc;
 
 	if (!s || !out)
-		return sb_perr(err, errlen, -EINVAL, "size: no value");
+		return sb_perr(err, errlen, -EINVAL, "%s: no value", what);
 	rc = check_kb_base(kb_base, err, errlen);
 	if (rc)
 		return rc;
-	k = dir_pieces(s, 1, pc, src, "size", err, errlen);
+	k = dir_pieces(s, fill, pc, src, what, err, errlen);
 	if (k < 0)
 		return k;
 	for (int i = 0; i < k; i++) {
 		if (!mkspan(pc[i].p, pc[i].n).n)
 			continue;
-		rc = size_span(pc[i], kb_base, &v[i], NULL, err, errlen);
+		rc = one(pc[i], kb_base, v[i], err, errlen);
 		if (rc)
 			return rc;
 	}
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
-		res[d] = src[d] >= 0 ? v[src[d]] : out[d];
-	memcpy(out, res, sizeof(res));
+		memcpy(res[d],
+		       src[d] >= 0 ? v[src[d]]
+				   : (unsigned char *)out + d * elem,
+		       elem);
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		memcpy((unsigned char *)out + d * elem, res[d], elem);
 	return 0;
+}
+
+static int size_one(struct span s, int kb_base, void *out, char *err,
+		    size_t errlen)
+{
+	uint64_t v;
+	int rc = size_span(s, kb_base, &v, NULL, err, errlen);
+
+	if (!rc)
+		memcpy(out, &v, sizeof(v));
+	return rc;
+}
+
+static int int_one(struct span s, int kb_base, void *out, char *err,
+		   size_t errlen)
+{
+	int64_t v;
+	int rc = int_span(s, kb_base, &v, err, errlen);
+
+	if (!rc)
+		memcpy(out, &v, sizeof(v));
+	return rc;
+}
+
+int sb_val_size_dirs(const char *s, int kb_base, uint64_t out[SB_DDIR_COUNT],
+		     char *err, size_t errlen)
+{
+	return parse_dirs(s, kb_base, out, sizeof(out[0]), 1, size_one, "size",
+			  err, errlen);
 }
 
 int sb_val_int_dirs(const char *s, int64_t out[SB_DDIR_COUNT], char *err,
 		    size_t errlen)
 {
-	struct span pc[SB_DDIR_COUNT];
-	int64_t v[SB_DDIR_COUNT] = {0}, res[SB_DDIR_COUNT];
-	int src[SB_DDIR_COUNT], k, rc;
-
-	if (!s || !out)
-		return sb_perr(err, errlen, -EINVAL, "integer: no value");
-	k = dir_pieces(s, 1, pc, src, "integer", err, errlen);
-	if (k < 0)
-		return k;
-	for (int i = 0; i < k; i++) {
-		if (!mkspan(pc[i].p, pc[i].n).n)
-			continue;
-		rc = int_span(pc[i], SB_KB_BASE_DEFAULT, &v[i], err, errlen);
-		if (rc)
-			return rc;
-	}
-	for (int d = 0; d < SB_DDIR_COUNT; d++)
-		res[d] = src[d] >= 0 ? v[src[d]] : out[d];
-	memcpy(out, res, sizeof(res));
-	return 0;
+	return parse_dirs(s, SB_KB_BASE_DEFAULT, out, sizeof(out[0]), 1,
+			  int_one, "integer", err, errlen);
 }
 
-static int range_span(struct span raw, int kb_base, struct sb_range *out,
-		      char *err, size_t errlen)
+static int range_span(struct span raw, int kb_base, void *res, char *err,
+		      size_t errlen)
 {
+	struct sb_range *out = res;
 	struct span s = mkspan(raw.p, raw.n), lo, hi;
 	uint64_t a, b;
 	size_t cut;
@@ -689,29 +716,8 @@ int sb_val_range_dirs(const char *s, int kb_base,
 		      struct sb_range out[SB_DDIR_COUNT], char *err,
 		      size_t errlen)
 {
-	struct span pc[SB_DDIR_COUNT];
-	struct sb_range v[SB_DDIR_COUNT] = {{0, 0}}, res[SB_DDIR_COUNT];
-	int src[SB_DDIR_COUNT], k, rc;
-
-	if (!s || !out)
-		return sb_perr(err, errlen, -EINVAL, "range: no value");
-	rc = check_kb_base(kb_base, err, errlen);
-	if (rc)
-		return rc;
-	k = dir_pieces(s, 0, pc, src, "range", err, errlen);
-	if (k < 0)
-		return k;
-	for (int i = 0; i < k; i++) {
-		if (!mkspan(pc[i].p, pc[i].n).n)
-			continue;
-		rc = range_span(pc[i], kb_base, &v[i], err, errlen);
-		if (rc)
-			return rc;
-	}
-	for (int d = 0; d < SB_DDIR_COUNT; d++)
-		res[d] = src[d] >= 0 ? v[src[d]] : out[d];
-	memcpy(out, res, sizeof(res));
-	return 0;
+	return parse_dirs(s, kb_base, out, sizeof(out[0]), 0, range_span,
+			  "range", err, errlen);
 }
 
 /*
