@@ -234,6 +234,22 @@ static int reap(struct sb_worker *w, unsigned *inflight, uint64_t *t)
 	return w->error;
 }
 
+static void commit_queued(struct sb_worker *w, unsigned *nqueued)
+{
+	const struct sb_engine_ops *ops = w->rj->eops;
+	uint64_t t;
+	int c;
+
+	if (!*nqueued)
+		return;
+	c = ops->commit ? ops->commit(&w->eenv) : 0;
+	if (c < 0)
+		hook_failed(w, &w->eh, c, "commit");
+	t = now_ns();
+	while (*nqueued)
+		w->queued[--*nqueued]->submit_ns = t;
+}
+
 static int io_loop(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
@@ -281,6 +297,9 @@ static int io_loop(struct sb_worker *w)
 			} else if (q == SB_Q_QUEUED) {
 				w->queued[nqueued++] = s;
 				inflight++;
+				/* fio's iodepth_batch=1: each I/O goes to the
+				 * device as soon as it is queued. */
+				commit_queued(w, &nqueued);
 			} else if (q == SB_Q_BUSY && inflight) {
 				pending = s;
 				break;
@@ -290,15 +309,7 @@ static int io_loop(struct sb_worker *w)
 					    "queue");
 			}
 		}
-		if (nqueued) {
-			int c = ops->commit ? ops->commit(&w->eenv) : 0;
-
-			if (c < 0)
-				hook_failed(w, &w->eh, c, "commit");
-			t = now_ns();
-			while (nqueued)
-				w->queued[--nqueued]->submit_ns = t;
-		}
+		commit_queued(w, &nqueued);
 		if (!inflight) {
 			if (end)
 				break;
