@@ -5,6 +5,7 @@
 #include "../options/options.h"
 
 static const char *const sb_kb_bases[] = {"1024", "1000", NULL};
+static const char *const sb_rate_processes[] = {"linear", "poisson", NULL};
 
 #define OPT(n, f) .name = n, .offset = offsetof(struct sb_job_opts, f)
 
@@ -57,6 +58,22 @@ const struct sb_option sb_core_options[] = {
 	{OPT("write_iolog", write_iolog), .type = SB_OPT_STR,
 	 .help = "record the I/Os issued in fio's iolog version 2 format "
 		 "(one file per clone: FILE, FILE.1, ...)"},
+	{OPT("rate", rate), .type = (int)SB_OPT_SIZE_DIRS,
+	 .help = "cap bandwidth per clone, bytes/s, per direction"},
+	{OPT("rate_iops", rate_iops), .type = (int)SB_OPT_INT_DIRS,
+	 .help = "cap I/Os per second per clone, per direction"},
+	{OPT("rate_process", rate_process), .type = SB_OPT_ENUM,
+	 .def = "linear", .choices = sb_rate_processes,
+	 .help = "spacing of rate-capped I/Os: even (linear) or random "
+		 "arrivals (poisson)"},
+	{OPT("thinktime", thinktime_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_US, .help = "pause after each thinktime_blocks I/Os"},
+	{OPT("thinktime_spin", thinktime_spin_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_US,
+	 .help = "of the pause, spin this long on the CPU, sleep the rest"},
+	{OPT("thinktime_blocks", thinktime_blocks), .type = SB_OPT_INT,
+	 .def = "1", .min = 0, .max = INT64_MAX,
+	 .help = "I/Os between pauses (0 counts as 1)"},
 	{OPT("time_based", time_based), .type = SB_OPT_BOOL,
 	 .help = "run for runtime even when size is done, wrapping around"},
 	{OPT("filename", filename), .type = SB_OPT_STR,

@@ -41,6 +41,12 @@ struct sb_job_opts {
 	int64_t fsync_every;
 	int end_fsync;
 	char *write_iolog;
+	uint64_t rate[SB_DDIR_COUNT];	  /* bytes/s, 0: no cap */
+	int64_t rate_iops[SB_DDIR_COUNT]; /* I/Os per second, 0: no cap */
+	int rate_process;		  /* 0 linear, 1 poisson */
+	uint64_t thinktime_ns;
+	uint64_t thinktime_spin_ns;
+	int64_t thinktime_blocks;
 	char *description;
 	int stonewall;
 	int new_group;

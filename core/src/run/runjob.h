@@ -74,6 +74,7 @@ struct sb_ioslot {
 	struct sb_io io;
 	uint64_t issue_ns;
 	uint64_t submit_ns;
+	uint64_t intended_ns; /* when a rate cap scheduled it; 0: none */
 };
 
 struct sb_worker {
@@ -98,6 +99,11 @@ struct sb_worker {
 	uint64_t writes;	   /* toward fsync=N */
 	int sync_due, end_synced;
 	FILE *iolog; /* write_iolog, or NULL */
+	/* Rate caps: when each direction's next I/O is due (ns), and the
+	 * state of poisson arrivals. thinktime: I/Os since the last pause. */
+	double due_ns[SB_DDIR_COUNT];
+	uint64_t pace_rng;
+	uint64_t since_think;
 	struct rusage ru_start, ru_end;
 	int error;
 	char errmsg[SB_ERRMSG_MAX];

@@ -6,6 +6,7 @@
 #include "runjob.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,6 +146,76 @@ static void think(uint64_t ns)
 		;
 }
 
+/* Wait until the host clock reaches t, or a stop request; the last part
+ * spins, so short waits are kept to the microsecond. */
+static void wait_until(struct sb_worker *w, uint64_t t)
+{
+	uint64_t now;
+
+	while ((now = now_ns()) < t && !sb_stopping(w->rj->ctx)) {
+		uint64_t left = t - now;
+
+		if (left > 200000)
+			think(left - 100000 < 100000000ULL ? left - 100000
+							   : 100000000ULL);
+	}
+}
+
+/*
+ * rate/rate_iops: the time this I/O is due, waited for; 0 when its
+ * direction has no cap. Linear spacing, or exponential gaps with the same
+ * mean for rate_process=poisson.
+ */
+static uint64_t pace(struct sb_worker *w, const struct sb_io_spec *spec)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	int d = (int)spec->ddir;
+	double gap, due;
+
+	if (w->layout || d >= SB_DDIR_COUNT)
+		return 0;
+	if (o->rate_iops[d] > 0)
+		gap = 1e9 / (double)o->rate_iops[d];
+	else if (o->rate[d] > 0)
+		gap = 1e9 * (double)spec->length / (double)o->rate[d];
+	else
+		return 0;
+	if (o->rate_process == 1) {
+		/* A uniform draw in (0, 1], never 0, so the log is finite. */
+		uint64_t r = (w->pace_rng += 0x9e3779b97f4a7c15ULL);
+
+		r = (r ^ (r >> 31)) * 0xbf58476d1ce4e5b9ULL;
+		gap *= -log((double)((r >> 11) + 1) / 9007199254740992.0);
+	}
+	if (w->due_ns[d] == 0)
+		w->due_ns[d] = (double)now_ns();
+	due = w->due_ns[d];
+	w->due_ns[d] += gap;
+	wait_until(w, (uint64_t)due);
+	return (uint64_t)due;
+}
+
+/* thinktime: after every thinktime_blocks I/Os, spin thinktime_spin and
+ * sleep the rest of thinktime. */
+static void think_time(struct sb_worker *w)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	uint64_t blocks =
+		o->thinktime_blocks > 0 ? (uint64_t)o->thinktime_blocks : 1;
+	uint64_t spin, start;
+
+	if (!o->thinktime_ns || w->layout || ++w->since_think < blocks)
+		return;
+	w->since_think = 0;
+	spin = o->thinktime_spin_ns < o->thinktime_ns ? o->thinktime_spin_ns
+						      : o->thinktime_ns;
+	start = now_ns();
+	while (now_ns() - start < spin)
+		;
+	if (o->thinktime_ns > spin)
+		think(o->thinktime_ns - spin);
+}
+
 static int next_work(struct sb_worker *w, struct sb_io_spec *spec)
 {
 	const struct sb_runjob *rj = w->rj;
@@ -276,17 +347,22 @@ static int io_loop(struct sb_worker *w)
 				}
 				if (spec.think_ns)
 					think(spec.think_ns);
+				think_time(w);
 				s = w->free_slots[--w->nfree];
 				s->io.ddir = spec.ddir;
 				s->io.offset = spec.offset;
 				s->io.length = spec.length;
 				if (w->iolog)
 					iolog_io(w, &spec);
+				s->intended_ns = pace(w, &spec);
 			}
 			pending = NULL;
 			s->io.result = 0;
 			s->io.engine_data = 0;
-			s->issue_ns = now_ns();
+			/* A capped I/O's latency counts from when it was due,
+			 * so a stalled device cannot hide behind the cap. */
+			s->issue_ns =
+				s->intended_ns ? s->intended_ns : now_ns();
 			q = ops->queue(&w->eenv, &s->io);
 			if (q == SB_Q_COMPLETED) {
 				t = now_ns();
@@ -446,6 +522,7 @@ static void plan(struct sb_worker *w)
 				0, 0);
 		return;
 	}
+	w->pace_rng = (uint64_t)o->randseed ^ ((uint64_t)w->idx << 32);
 	sb_pattern_init(&w->pat, (uint64_t)o->randseed * 0x9e37ULL + w->idx,
 			base, size, bytes_of(&o->io_size, size), o->bs,
 			sb_rw_read_pct(o), sb_rw_is_random(&o->rw),
