@@ -319,15 +319,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .note = "storbench has one generator; lfsr's each-block-once coverage "
 		 "would be lost",
 	 .category = SB_CAT_IO_TYPE},
-	{.name = "random_distribution",
-	 .type = "choice",
-	 .def = "random",
-	 .range = "random|zipf|pareto|normal|zoned|zoned_abs",
-	 .help = "distribution of random offsets: uniform, zipf, pareto, "
-		 "normal or zones",
-	 .support = SB_SUPPORT_NO,
-	 .note = "random offsets are always uniform",
-	 .category = SB_CAT_IO_TYPE},
 	{.name = "percentage_random",
 	 .type = "int",
 	 .def = "100,100,100",

@@ -94,6 +94,10 @@ const struct sb_option sb_core_options[] = {
 		 "and rwmixwrite wins)"},
 	{OPT("randseed", randseed), .type = SB_OPT_INT, .def = "137",
 	 .help = "seed of the random offsets and mix"},
+	{OPT("random_distribution", random_distribution),
+	 .type = (int)SB_OPT_RANDDIST, .def = "random",
+	 .help = "random offsets: random (uniform), zipf:theta, pareto:h, "
+		 "normal:dev, zoned:pct/size:..., zoned_abs:pct/bytes:..."},
 	{OPT("norandommap", norandommap), .type = SB_OPT_BOOL,
 	 .help = "draw random offsets independently instead of covering "
 		 "every block once per loop"},

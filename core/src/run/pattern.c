@@ -1,5 +1,6 @@
 #include "pattern.h"
 
+#include <math.h>
 #include <string.h>
 
 /* splitmix64: tiny state, passes BigCrush, and seeds well from any value. */
@@ -16,6 +17,16 @@ static inline uint64_t next_rand(uint64_t *state)
 static inline uint64_t below(uint64_t *state, uint64_t n)
 {
 	return (uint64_t)(((unsigned __int128)next_rand(state) * n) >> 64);
+}
+
+/* A bijection of [0, mask] that hides the LCG's regular low bits. */
+static uint64_t scramble(uint64_t x, uint64_t mask)
+{
+	unsigned shift = (unsigned)(64 - __builtin_clzll(mask | 1)) / 2 + 1;
+
+	x = ((x ^ (x >> shift)) * 0x9e3779b97f4a7c15ULL) & mask;
+	x = ((x ^ (x >> shift)) * 0xbf58476d1ce4e5b9ULL) & mask;
+	return x ^ (x >> shift);
 }
 
 void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
@@ -98,19 +109,135 @@ static uint64_t pick_len(struct sb_pattern *p, int d)
 	return p->bs[d];
 }
 
+/* Uniform in [0, 1). */
+static double unit(uint64_t *state)
+{
+	return (double)(next_rand(state) >> 11) / 9007199254740992.0;
+}
+
+/* Zipf over more items than this is sampled over this many and scaled,
+ * as fio caps its table: the constant costs one pass at job start. */
+#define SB_ZIPF_MAX_ITEMS 10000000.0
+
+void sb_pattern_dist(struct sb_pattern *p, const struct sb_randdist *dist)
+{
+	double n, theta;
+
+	if (!dist || dist->kind == SB_DIST_RANDOM || !p->random)
+		return;
+	p->dist = dist;
+	p->use_map = 0;
+	n = (double)p->nblocks[SB_DDIR_READ] > (double)p->nblocks[SB_DDIR_WRITE]
+		    ? (double)p->nblocks[SB_DDIR_READ]
+		    : (double)p->nblocks[SB_DDIR_WRITE];
+	if (dist->kind == SB_DIST_PARETO)
+		p->pareto_pow = log(dist->param) / log(1.0 - dist->param);
+	if (dist->kind != SB_DIST_ZIPF || n < 1)
+		return;
+	/* Gray et al., "Quickly generating billion-record synthetic
+	 * databases": the constants of their zipf sampler. */
+	theta = dist->param;
+	p->zipf_items = n < SB_ZIPF_MAX_ITEMS ? n : SB_ZIPF_MAX_ITEMS;
+	p->zipf_zetan = 0;
+	for (double i = 1; i <= p->zipf_items; i++)
+		p->zipf_zetan += pow(1.0 / i, theta);
+	p->zipf_zeta2 = 1.0 + pow(0.5, theta);
+	p->zipf_alpha = 1.0 / (1.0 - theta);
+	p->zipf_eta = (1.0 - pow(2.0 / p->zipf_items, 1.0 - theta)) /
+		      (1.0 - p->zipf_zeta2 / p->zipf_zetan);
+}
+
+/* A fixed shuffle of [0, n): hot ranks land all over the file, not in one
+ * corner, as fio hashes them. */
+static uint64_t spread(uint64_t rank, uint64_t n)
+{
+	uint64_t mask = 1, y = rank;
+
+	while (mask < n - 1)
+		mask = (mask << 1) | 1;
+	do
+		y = scramble(y, mask);
+	while (y >= n);
+	return y;
+}
+
+/* The block (of n) a skewed distribution picks in direction d. */
+static uint64_t dist_block(struct sb_pattern *p, int d, uint64_t n)
+{
+	const struct sb_randdist *r = p->dist;
+	double u = unit(&p->rng), rank;
+
+	switch (r->kind) {
+	case SB_DIST_ZIPF: {
+		double uz = u * p->zipf_zetan;
+
+		if (uz < 1.0)
+			rank = 0;
+		else if (uz < p->zipf_zeta2)
+			rank = 1;
+		else
+			rank = p->zipf_items *
+			       pow(p->zipf_eta * u - p->zipf_eta + 1.0,
+				   p->zipf_alpha);
+		rank = rank * (double)n / p->zipf_items;
+		break;
+	}
+	case SB_DIST_PARETO:
+		rank = (double)(n - 1) * pow(u, p->pareto_pow);
+		break;
+	case SB_DIST_NORMAL: {
+		/* Box-Muller; the deviation is a percentage of the file. */
+		double c = r->center >= 0 ? r->center : 0.5;
+		double g = sqrt(-2.0 * log(1.0 - u)) *
+			   cos(2.0 * M_PI * unit(&p->rng));
+		double x = ((double)n * (c + g * r->param / 100.0));
+
+		x = fmod(x, (double)n);
+		return (uint64_t)(x < 0 ? x + (double)n : x) % n;
+	}
+	case SB_DIST_ZONED:
+	case SB_DIST_ZONED_ABS: {
+		double acc = 0, start = 0, len = (double)n;
+		unsigned i, nz = r->nzones[d];
+
+		if (!nz)
+			return below(&p->rng, n);
+		for (i = 0; i < nz; i++) {
+			double size =
+				r->kind == SB_DIST_ZONED
+					? (double)n * r->zones[d][i].size_pct /
+						  100.0
+					: (double)r->zones[d][i].size /
+						  (double)p->align[d];
+
+			len = size;
+			acc += r->zones[d][i].access_pct;
+			if (u * 100.0 < acc || i + 1 == nz)
+				break;
+			start += size;
+		}
+		if (start >= (double)n)
+			start = 0;
+		if (start + len > (double)n || len < 1)
+			len = (double)n - start;
+		return ((uint64_t)start +
+			below(&p->rng, len >= 1 ? (uint64_t)len : 1)) %
+		       n;
+	}
+	default:
+		return below(&p->rng, n);
+	}
+	if (rank >= (double)n)
+		rank = (double)(n - 1);
+	/* fio's center moves where the hottest block sits. */
+	return (spread((uint64_t)rank, n) +
+		(r->center > 0 ? (uint64_t)(r->center * (double)n) : 0)) %
+	       n;
+}
+
 void sb_pattern_norandommap(struct sb_pattern *p)
 {
 	p->use_map = 0;
-}
-
-/* A bijection of [0, mask] that hides the LCG's regular low bits. */
-static uint64_t scramble(uint64_t x, uint64_t mask)
-{
-	unsigned shift = (unsigned)(64 - __builtin_clzll(mask | 1)) / 2 + 1;
-
-	x = ((x ^ (x >> shift)) * 0x9e3779b97f4a7c15ULL) & mask;
-	x = ((x ^ (x >> shift)) * 0xbf58476d1ce4e5b9ULL) & mask;
-	return x ^ (x >> shift);
 }
 
 /* A new permutation of the n blocks for the next loop. */
@@ -183,7 +310,10 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 	len = pick_len(p, d);
 	if (p->limit - p->issued < len)
 		len = p->limit - p->issued;
-	if (p->use_map) {
+	if (p->dist) {
+		s->offset =
+			p->base + dist_block(p, d, p->nblocks[d]) * p->align[d];
+	} else if (p->use_map) {
 		s->offset = p->base + map_next(p, p->nblocks[d]) * p->bs[d];
 	} else if (p->random) {
 		s->offset =

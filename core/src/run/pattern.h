@@ -35,6 +35,11 @@ struct sb_pattern {
 	const struct sb_bssplit *split; /* the job's, outlives the pattern */
 	struct sb_range range[SB_DDIR_COUNT];
 	uint64_t align[SB_DDIR_COUNT];
+	/* random_distribution other than uniform (the job's; outlives p),
+	 * with zipf's precomputed constants. */
+	const struct sb_randdist *dist;
+	double zipf_zetan, zipf_zeta2, zipf_eta, zipf_alpha, zipf_items;
+	double pareto_pow;
 };
 
 /* span and limit in bytes; bs per direction; read_pct 0..100. */
@@ -51,6 +56,10 @@ void sb_pattern_limits(struct sb_pattern *p, uint64_t loops, uint64_t max_ios);
  * it, else a range with max > 0, else its fixed bs. Both outlive p. */
 void sb_pattern_sizes(struct sb_pattern *p, const struct sb_bssplit *split,
 		      const struct sb_range range[SB_DDIR_COUNT]);
+
+/* random_distribution: skewed random offsets (no random map then, as in
+ * fio: hitting hot blocks again is the point). dist outlives p. */
+void sb_pattern_dist(struct sb_pattern *p, const struct sb_randdist *dist);
 
 /* norandommap: random offsets drawn independently, with repeats. */
 void sb_pattern_norandommap(struct sb_pattern *p);
