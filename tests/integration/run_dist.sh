@@ -6,7 +6,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 6
+plan 7
 
 # stat DIST: "first10 first4m top10 center" in percent of I/Os: in the
 # first tenth of the file, in its first 4 MiB, on the busiest tenth of the
@@ -50,5 +50,14 @@ ok "normal:10: ${mid}% within one deviation of the middle (68 +- 3)" \
 read -r first _ top _ < <(stat random)
 ok "random: uniform (first tenth ${first}%, busiest tenth ${top}%)" \
 	test "$first" -eq 10 -a "$top" -eq 10
+
+# percentage_random=30: 70% of the I/Os continue where the last one ended
+# (one standard deviation of 16384 draws at 70% is 0.36%).
+"$SB_BIN" --name=p --ioengine=null --size=64m --rw=randread \
+	--percentage_random=30 --write_iolog=p.log >/dev/null 2>&1
+seq=$(awk '$2 == "read" { if ($3 == prev) s++; n++; prev = $3 + $4 }
+	END { printf "%d", 100 * s / n + 0.5 }' p.log)
+ok "percentage_random=30: ${seq}% of I/Os are sequential (70 +- 2)" \
+	test "$seq" -ge 68 -a "$seq" -le 72
 
 done_testing

@@ -319,15 +319,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .note = "storbench has one generator; lfsr's each-block-once coverage "
 		 "would be lost",
 	 .category = SB_CAT_IO_TYPE},
-	{.name = "percentage_random",
-	 .type = "int",
-	 .def = "100,100,100",
-	 .range = "min=0, max=100",
-	 .help = "share of I/Os, per direction, that go to random offsets; the "
-		 "rest are sequential",
-	 .support = SB_SUPPORT_NO,
-	 .note = "a job is either all sequential or all random",
-	 .category = SB_CAT_IO_TYPE},
 	{.name = "allrandrepeat",
 	 .type = "bool",
 	 .def = "0",

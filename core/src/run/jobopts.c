@@ -98,6 +98,10 @@ const struct sb_option sb_core_options[] = {
 	 .type = (int)SB_OPT_RANDDIST, .def = "random",
 	 .help = "random offsets: random (uniform), zipf:theta, pareto:h, "
 		 "normal:dev, zoned:pct/size:..., zoned_abs:pct/bytes:..."},
+	{OPT("percentage_random", percentage_random),
+	 .type = (int)SB_OPT_INT_DIRS, .def = "100",
+	 .help = "of a random job's I/Os, the percent at random offsets per "
+		 "direction; the rest continue sequentially"},
 	{OPT("norandommap", norandommap), .type = SB_OPT_BOOL,
 	 .help = "draw random offsets independently instead of covering "
 		 "every block once per loop"},

@@ -36,6 +36,7 @@ struct sb_job_opts {
 	int64_t rwmixwrite;
 	int64_t randseed;
 	int norandommap;
+	int64_t percentage_random[SB_DDIR_COUNT];
 	struct sb_randdist random_distribution;
 	uint64_t ramp_ns;
 	uint64_t startdelay_ns;

@@ -48,6 +48,8 @@ void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
 	p->read_pct = read_pct;
 	p->random = random;
 	p->wrap = wrap;
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		p->pct_random[d] = 100;
 	/* One map serves every direction only when they share a block
 	 * grid; otherwise offsets are drawn independently. */
 	p->use_map = random && (read_pct >= 100 || read_pct <= 0 ||
@@ -235,6 +237,17 @@ static uint64_t dist_block(struct sb_pattern *p, int d, uint64_t n)
 	       n;
 }
 
+void sb_pattern_pct_random(struct sb_pattern *p,
+			   const int64_t pct[SB_DDIR_COUNT])
+{
+	for (int d = 0; d < SB_DDIR_COUNT; d++) {
+		p->pct_random[d] = (int)pct[d];
+		/* Sequential runs land on blocks a map would count again. */
+		if (pct[d] < 100)
+			p->use_map = 0;
+	}
+}
+
 void sb_pattern_norandommap(struct sb_pattern *p)
 {
 	p->use_map = 0;
@@ -310,7 +323,14 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 	len = pick_len(p, d);
 	if (p->limit - p->issued < len)
 		len = p->limit - p->issued;
-	if (p->dist) {
+	if (p->random && p->pct_random[d] < 100 &&
+	    below(&p->rng, 100) >= (uint64_t)p->pct_random[d]) {
+		uint64_t off = p->last_end[d];
+
+		if (off + len > p->span)
+			off = 0;
+		s->offset = p->base + off;
+	} else if (p->dist) {
 		s->offset =
 			p->base + dist_block(p, d, p->nblocks[d]) * p->align[d];
 	} else if (p->use_map) {
@@ -327,6 +347,7 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 	s->ddir = d;
 	s->file = 0;
 	s->length = len;
+	p->last_end[d] = s->offset - p->base + len;
 	s->think_ns = 0;
 	p->issued += len;
 	p->ios_left--;

@@ -40,6 +40,10 @@ struct sb_pattern {
 	const struct sb_randdist *dist;
 	double zipf_zetan, zipf_zeta2, zipf_eta, zipf_alpha, zipf_items;
 	double pareto_pow;
+	/* percentage_random below 100: the rest continue from the previous
+	 * offset of their direction. */
+	int pct_random[SB_DDIR_COUNT];
+	uint64_t last_end[SB_DDIR_COUNT];
 };
 
 /* span and limit in bytes; bs per direction; read_pct 0..100. */
@@ -60,6 +64,10 @@ void sb_pattern_sizes(struct sb_pattern *p, const struct sb_bssplit *split,
 /* random_distribution: skewed random offsets (no random map then, as in
  * fio: hitting hot blocks again is the point). dist outlives p. */
 void sb_pattern_dist(struct sb_pattern *p, const struct sb_randdist *dist);
+
+/* percentage_random per direction (0..100). */
+void sb_pattern_pct_random(struct sb_pattern *p,
+			   const int64_t pct[SB_DDIR_COUNT]);
 
 /* norandommap: random offsets drawn independently, with repeats. */
 void sb_pattern_norandommap(struct sb_pattern *p);

@@ -530,6 +530,7 @@ static void plan(struct sb_worker *w)
 	sb_pattern_limits(&w->pat, (uint64_t)o->loops, (uint64_t)o->number_ios);
 	sb_pattern_sizes(&w->pat, &o->bssplit, o->bsrange);
 	sb_pattern_dist(&w->pat, &o->random_distribution);
+	sb_pattern_pct_random(&w->pat, o->percentage_random);
 	if (o->norandommap)
 		sb_pattern_norandommap(&w->pat);
 }
