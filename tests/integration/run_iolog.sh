@@ -8,7 +8,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 16
+plan 17
 
 log() { # log FILE options...: run a null job recording FILE
 	local f=$1
@@ -38,6 +38,8 @@ log b.log --rw=randrw --bs=4k --size=8m --randseed=7
 log c.log --rw=randrw --bs=4k --size=8m --randseed=8
 ok "the same seed gives the same stream" cmp -s a.log b.log
 ok "another seed gives another" bash -c "! cmp -s a.log c.log"
+log d.log --rw=randrw --bs=4k --size=8m --randseed=7 --randrepeat=0
+ok "randrepeat=0: a new stream each run" bash -c "! cmp -s a.log d.log"
 
 # rwmixread=70 over 25600 I/Os: 70% within 4 standard deviations
 # (sqrt(25600 * 0.7 * 0.3) = 73 I/Os, 0.29%).

@@ -276,15 +276,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .category = SB_CAT_TARGET},
 
 	/* I/O type */
-	{.name = "randrepeat",
-	 .type = "bool",
-	 .def = "1",
-	 .help = "seeds the offset generator the same way every run, so random "
-		 "runs repeat",
-	 .support = SB_SUPPORT_NO,
-	 .note = "random offsets always repeat from randseed; randrepeat=0 "
-		 "needs a seed that changes from run to run",
-	 .category = SB_CAT_IO_TYPE},
 	{.name = "rw_sequencer",
 	 .type = "choice",
 	 .def = "sequential",

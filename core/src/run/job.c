@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../loader/loader.h"
 #include "../options/catalogue.h"
@@ -319,6 +320,14 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 	if (rc)
 		return rc;
 	settle_rwmix(rj);
+	if (!rj->opts.randrepeat) {
+		/* A seed of this run's own: the clock's nanoseconds. */
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		rj->opts.randseed ^=
+			(int64_t)ts.tv_nsec ^ ((int64_t)ts.tv_sec << 20);
+	}
 	if (rj->opts.iodepth > 1 && !(rj->eops->flags & SB_ENGINE_ASYNC))
 		sb_log(ctx, SB_LOG_INFO, NULL,
 		       "job %s: engine %s is synchronous, iodepth=%lld "

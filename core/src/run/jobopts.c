@@ -94,6 +94,8 @@ const struct sb_option sb_core_options[] = {
 		 "and rwmixwrite wins)"},
 	{OPT("randseed", randseed), .type = SB_OPT_INT, .def = "137",
 	 .help = "seed of the random offsets and mix"},
+	{OPT("randrepeat", randrepeat), .type = SB_OPT_BOOL, .def = "1",
+	 .help = "the same random stream every run (0: a new seed each run)"},
 	{OPT("random_distribution", random_distribution),
 	 .type = (int)SB_OPT_RANDDIST, .def = "random",
 	 .help = "random offsets: random (uniform), zipf:theta, pareto:h, "

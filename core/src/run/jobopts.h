@@ -35,6 +35,7 @@ struct sb_job_opts {
 	int64_t rwmixread;
 	int64_t rwmixwrite;
 	int64_t randseed;
+	int randrepeat;
 	int norandommap;
 	int64_t percentage_random[SB_DDIR_COUNT];
 	struct sb_randdist random_distribution;
