@@ -174,6 +174,36 @@ static int scan_uint(const char *p, size_t n, uint64_t *v, size_t *used,
 	return 0;
 }
 
+/*
+ * The number a size, time or integer value starts with: an optional sign
+ * (a '-' only where negative is allowed; *neg says if one was there), then
+ * digits or hex. *i is left just past the number.
+ */
+static int lead_number(struct span s, const char *what, const char *noneg,
+		       int *neg, size_t *i, uint64_t *v, int *hex, char *err,
+		       size_t errlen)
+{
+	size_t used;
+	int rc;
+
+	*i = 0;
+	*neg = 0;
+	if (s.p[0] == '-' && noneg)
+		return bad(err, errlen, -EINVAL, what, s, "%s", noneg);
+	if (s.p[0] == '-' || s.p[0] == '+') {
+		*neg = s.p[0] == '-';
+		*i = 1;
+	}
+	rc = scan_uint(s.p + *i, s.n - *i, v, &used, hex);
+	if (rc == -ERANGE)
+		return bad(err, errlen, -ERANGE, what, s, "number too large");
+	if (rc)
+		return bad(err, errlen, -EINVAL, what, s,
+			   "number expected at column %zu", *i + 1);
+	*i += used;
+	return 0;
+}
+
 static int junk_at(char *err, size_t errlen, const char *what, struct span s,
 		   size_t i)
 {
@@ -204,7 +234,8 @@ static int size_span(struct span raw, int kb_base, uint64_t *out, double *pct,
 	struct span s = mkspan(raw.p, raw.n);
 	const char *what = "size";
 	uint64_t v, mult, r;
-	size_t i = 0, j, used;
+	size_t i = 0, j;
+	int neg;
 	int hex, rc;
 
 	if (!s.n)
@@ -224,18 +255,10 @@ static int size_span(struct span raw, int kb_base, uint64_t *out, double *pct,
 			*pct = 0;
 		return 0;
 	}
-	if (s.p[0] == '-')
-		return bad(err, errlen, -EINVAL, what, s,
-			   "a size cannot be negative");
-	if (s.p[0] == '+')
-		i = 1;
-	rc = scan_uint(s.p + i, s.n - i, &v, &used, &hex);
-	if (rc == -ERANGE)
-		return bad(err, errlen, -ERANGE, what, s, "number too large");
+	rc = lead_number(s, what, "a size cannot be negative", &neg, &i, &v,
+			 &hex, err, errlen);
 	if (rc)
-		return bad(err, errlen, -EINVAL, what, s,
-			   "number expected at column %zu", i + 1);
-	i += used;
+		return rc;
 	if (i == s.n) {
 		*out = v;
 		if (pct)
@@ -286,7 +309,7 @@ static int int_span(struct span raw, int kb_base, int64_t *out, char *err,
 	struct span s = mkspan(raw.p, raw.n);
 	const char *what = "integer";
 	uint64_t v, mult, r;
-	size_t i = 0, j, used;
+	size_t i = 0, j;
 	int hex, neg = 0, rc;
 
 	if (!s.n)
@@ -301,17 +324,9 @@ static int int_span(struct span raw, int kb_base, int64_t *out, char *err,
 		*out = x.ival;
 		return 0;
 	}
-	if (s.p[0] == '-' || s.p[0] == '+') {
-		neg = s.p[0] == '-';
-		i = 1;
-	}
-	rc = scan_uint(s.p + i, s.n - i, &v, &used, &hex);
-	if (rc == -ERANGE)
-		return bad(err, errlen, -ERANGE, what, s, "number too large");
+	rc = lead_number(s, what, NULL, &neg, &i, &v, &hex, err, errlen);
 	if (rc)
-		return bad(err, errlen, -EINVAL, what, s,
-			   "number expected at column %zu", i + 1);
-	i += used;
+		return rc;
 	mult = 1;
 	if (i != s.n) {
 		if (hex)
@@ -360,7 +375,8 @@ static int time_span(struct span raw, uint64_t unit, uint64_t *out, char *err,
 	struct span s = mkspan(raw.p, raw.n);
 	const char *what = "time";
 	uint64_t v, us, r;
-	size_t i = 0, j, used;
+	size_t i = 0, j;
+	int neg;
 	int hex, rc;
 
 	if (!unit)
@@ -393,18 +409,10 @@ static int time_span(struct span raw, uint64_t unit, uint64_t *out, char *err,
 		}
 		return time_done(r, out, s, err, errlen);
 	}
-	if (s.p[0] == '-')
-		return bad(err, errlen, -EINVAL, what, s,
-			   "a time cannot be negative");
-	if (s.p[0] == '+')
-		i = 1;
-	rc = scan_uint(s.p + i, s.n - i, &v, &used, &hex);
-	if (rc == -ERANGE)
-		return bad(err, errlen, -ERANGE, what, s, "number too large");
+	rc = lead_number(s, what, "a time cannot be negative", &neg, &i, &v,
+			 &hex, err, errlen);
 	if (rc)
-		return bad(err, errlen, -EINVAL, what, s,
-			   "number expected at column %zu", i + 1);
-	i += used;
+		return rc;
 	if (hex) {
 		if (i != s.n)
 			return bad(err, errlen, -EINVAL, what, s,
