@@ -6,6 +6,21 @@
 
 /* Copy/append src into dst of size bytes, always NUL-terminated; return
  * the length the result would have had (>= size means it was cut). */
+/* A blank between list items: space or tab. */
+static inline int sb_is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Narrow [*b, *e) to leave out leading and trailing blanks. */
+static inline void sb_trim_blanks(const char **b, const char **e)
+{
+	while (*b < *e && sb_is_blank(**b))
+		(*b)++;
+	while (*e > *b && sb_is_blank((*e)[-1]))
+		(*e)--;
+}
+
 size_t sb_strlcpy(char *dst, const char *src, size_t size);
 size_t sb_strlcat(char *dst, const char *src, size_t size);
 

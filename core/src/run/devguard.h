@@ -1,0 +1,21 @@
+/*
+ * The guard before a write job touches a block device: mounted, in use by
+ * another device (LVM, RAID, dm-crypt), used as swap, or carrying a file
+ * system or partition table signature means somebody's data is on it.
+ * Main thread, before the job starts.
+ */
+#ifndef SB_DEVGUARD_H
+#define SB_DEVGUARD_H
+
+#include <stddef.h>
+
+/*
+ * 0: path is not a block device (or does not exist), or nothing was found
+ * on it. 1: something was found; why says what, naming the device ("/dev/loop3
+ * is mounted on /mnt/x", "/dev/loop3 holds an ext4 file system",
+ * "/dev/sdb has a GPT partition table", "/dev/sdb1 is a part of dm-0").
+ * Negative errno: the device exists but could not be checked; why says why.
+ */
+int sb_devguard_check(const char *path, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * Verifiable block contents (verify=): each interval of a written block
+ * starts with a header that names where it belongs and which write made it,
+ * and checksums the rest, so a read-back tells a corrupt block from a
+ * misplaced one (another offset's data) and from a stale one (an older
+ * write of the same offset). Pure functions: any thread, no shared state.
+ */
+#ifndef SB_VERIFY_H
+#define SB_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum sb_verify_kind {
+	SB_VERIFY_NONE = 0,
+	SB_VERIFY_MD5,
+	SB_VERIFY_CRC32C,
+	SB_VERIFY_SHA256,
+	SB_VERIFY_XXHASH,
+	SB_VERIFY_PATTERN, /* no header: every byte is verify_pattern */
+	SB_VERIFY_NULL,	   /* fio's "null": write headers, check nothing */
+};
+
+struct sb_verify_cfg {
+	int kind;	   /* enum sb_verify_kind */
+	uint64_t interval; /* bytes per header; 0: the whole block */
+	/* verify_pattern: the payload after each header (the whole block for
+	 * SB_VERIFY_PATTERN); NULL: payload drawn from the write's seed. The
+	 * caller owns it; it outlives every call that uses the cfg. */
+	const unsigned char *pattern;
+	size_t pattern_len;
+};
+
+/* Bytes of the header each interval starts with (0 for PATTERN). */
+size_t sb_verify_header_size(const struct sb_verify_cfg *c);
+
+/*
+ * Fill buf (len bytes, to be written at offset) with verifiable data for the
+ * write identified by seed. buf is owned by the caller.
+ */
+void sb_verify_fill(const struct sb_verify_cfg *c, void *buf, uint64_t len,
+		    uint64_t offset, uint64_t seed);
+
+/*
+ * Check len bytes read back from offset against the write identified by
+ * seed. Returns 0, or -EILSEQ with why set to one line naming the absolute
+ * offset of the first bad interval, what is wrong (no header, misplaced,
+ * stale, corrupt) and what was expected against what was found.
+ */
+int sb_verify_check(const struct sb_verify_cfg *c, const void *buf,
+		    uint64_t len, uint64_t offset, uint64_t seed, char *why,
+		    size_t whylen);
+
+/* Checksums, exposed for tests and reuse. out sizes: md5 16, sha256 32. */
+uint32_t sb_crc32c(uint32_t crc, const void *data, size_t len);
+void sb_md5(const void *data, size_t len, unsigned char out[16]);
+void sb_sha256(const void *data, size_t len, unsigned char out[32]);
+uint32_t sb_xxh32(const void *data, size_t len, uint32_t seed);
+
+#endif

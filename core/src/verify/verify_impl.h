@@ -1,0 +1,72 @@
+/*
+ * Private to the verify module: byte-order helpers shared by the checksums
+ * and the header code, and both CRC32C paths so tests can compare them.
+ */
+#ifndef SB_VERIFY_IMPL_H
+#define SB_VERIFY_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Byte-at-a-time loads and stores: the on-disk format and the hash specs are
+ * defined in bytes, so this is right on any host, never touches unaligned
+ * pointers, and compilers turn each into a single move on x86.
+ */
+static inline uint32_t sb_load_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t sb_load_le64(const unsigned char *p)
+{
+	return (uint64_t)sb_load_le32(p) | (uint64_t)sb_load_le32(p + 4) << 32;
+}
+
+static inline uint32_t sb_load_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static inline void sb_store_le32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+static inline void sb_store_le64(unsigned char *p, uint64_t v)
+{
+	sb_store_le32(p, (uint32_t)v);
+	sb_store_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline void sb_store_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+static inline uint32_t sb_rotl32(uint32_t v, unsigned int n)
+{
+	return (v << n) | (v >> ((32 - n) & 31));
+}
+
+static inline uint32_t sb_rotr32(uint32_t v, unsigned int n)
+{
+	return (v >> n) | (v << ((32 - n) & 31));
+}
+
+/* sb_crc32c() picks one of these; same arguments and results. */
+uint32_t sb_crc32c_sw(uint32_t crc, const void *data, size_t len);
+/* 1 when this CPU has the SSE4.2 crc32 instruction (x86-64 only). */
+int sb_crc32c_hw_available(void);
+/* Only when sb_crc32c_hw_available(); falls back to software otherwise. */
+uint32_t sb_crc32c_hw(uint32_t crc, const void *data, size_t len);
+
+#endif
