@@ -8,7 +8,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 17
+plan 18
 
 log() { # log FILE options...: run a null job recording FILE
 	local f=$1
@@ -51,8 +51,10 @@ ok "rwmixread=70: $reads of $total are reads" \
 	test "$reads" -ge $((17920 - 292)) -a "$reads" -le $((17920 + 292))
 
 # bssplit=4k/80:8k/10:16k/10: count-weighted shares within 4 standard
-# deviations (for 80%: sqrt(n * 0.16)); offsets aligned to 4k.
-log split.log --rw=randrw --bssplit=4k/80:8k/10:16k/10 --size=64m
+# deviations (for 80%: sqrt(n * 0.16)); offsets aligned to 4k. Without the
+# random map, so no I/O is cut short at a block already done.
+log split.log --rw=randrw --bssplit=4k/80:8k/10:16k/10 --size=64m \
+	--norandommap
 n=$(ios split.log | wc -l)
 small=$(ios split.log | awk '$4 == 4096' | wc -l)
 tol=$(awk -v n="$n" 'BEGIN { printf "%d", 4 * sqrt(n * 0.16) + 1 }')
@@ -60,6 +62,13 @@ ok "bssplit: $small of $n I/Os are 4k (80% +- $tol)" \
 	test $((small * 100)) -ge $((80 * n - 100 * tol)) -a $((small * 100)) -le $((80 * n + 100 * tol))
 is "$(ios split.log | awk '{print $4}' | sort -u | tr '\n' ' ')" "16384 4096 8192 " \
 	"and only the sizes given"
+# With the map (fio's default), every 4k block of the file exactly once,
+# whatever the sizes: an I/O that would reach a block already done is cut
+# there, as fio cuts it (fio's log of this job has 12k I/Os too).
+log mapped.log --rw=randwrite --bssplit=4k/50:16k/30:64k/20 --size=4m
+is "$(ios mapped.log | awk '{ for (b = $3; b < $3 + $4; b += 4096) n[b]++ }
+	END { for (b in n) c[n[b]]++; for (k in c) printf "%d:%d ", k, c[k] }')" \
+	"1:1024 " "bssplit with the random map: each of 1024 blocks written once"
 log range.log --rw=randread --bsrange=4k-16k --size=64m
 is "$(ios range.log | awk '{print $4}' | sort -un | tr '\n' ' ')" "4096 8192 12288 16384 " \
 	"bsrange=4k-16k: multiples of 4k from 4k to 16k"

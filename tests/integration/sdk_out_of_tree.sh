@@ -16,6 +16,14 @@ done
 
 plan 59
 
+# What --list-plugins must show for the skeleton: its project version and
+# the SDK's plugin ABI, read from the sources they come from.
+SKV=$(sed -n 's/^project(storbench-engine-skeleton VERSION \([0-9.]*\).*/\1/p' \
+	"$SB_SOURCE_DIR/plugins/engines/skeleton/CMakeLists.txt")
+ver_h=$SB_SOURCE_DIR/core/include/storbench/version.h
+ABI=$(sed -n 's/^#define SB_ABI_MAJOR \([0-9]*\)/\1/p' "$ver_h").$(sed -n \
+	's/^#define SB_ABI_MINOR \([0-9]*\)/\1/p' "$ver_h")
+
 # Nothing from the caller's environment may point at another storbench.
 unset STORBENCH_PLUGIN_PATH CMAKE_PREFIX_PATH PKG_CONFIG_PATH
 
@@ -111,8 +119,8 @@ done
 paths=$(awk 'NR > 1 && $6 ~ /^\// { print $6 }' <<<"$out")
 is "$(grep -v -- "^$plugindir/" <<<"$paths" || true)" "" \
 	"installed --list-plugins loads nothing from outside the prefix"
-like_line "$out" '^skeleton +engine +1\.0\.0 +1\.0 ' \
-	"installed skeleton is listed with version 1.0.0 and ABI 1.0"
+like_line "$out" "^skeleton +engine +${SKV//./\\.} +${ABI//./\\.} " \
+	"installed skeleton is listed with version $SKV and ABI $ABI"
 
 ## Out of tree: a copy of the skeleton, built against the install
 
@@ -182,12 +190,12 @@ like_line "$out" '^  skeleton\.target_bytes: 2097152$' \
 ## The build tree's binary lists the in-tree skeleton
 
 run "$build/bin/storbench" --list-plugins
-like_line "$out" "^skeleton +engine +1\.0\.0 +1\.0 +[^ ]+ +$build/lib/storbench/plugins/skeleton\.so " \
-	"build-tree --list-plugins shows skeleton 1.0.0, ABI 1.0, from the build tree"
+like_line "$out" "^skeleton +engine +${SKV//./\\.} +${ABI//./\\.} +[^ ]+ +$build/lib/storbench/plugins/skeleton\.so " \
+	"build-tree --list-plugins shows skeleton $SKV, ABI $ABI, from the build tree"
 if [[ -x $SB_BIN ]]; then
 	run "$SB_BIN" --list-plugins
-	like_line "$out" '^skeleton +engine +1\.0\.0 +1\.0 ' \
-		"$SB_BIN --list-plugins shows skeleton 1.0.0, ABI 1.0"
+	like_line "$out" "^skeleton +engine +${SKV//./\\.} +${ABI//./\\.} " \
+		"$SB_BIN --list-plugins shows skeleton $SKV, ABI $ABI"
 else
 	skip 1 "$SB_BIN is not built"
 fi

@@ -49,6 +49,19 @@ enum sb_ddir {
 	SB_DDIR_TRIM = 2,
 	SB_DDIR_COUNT = 3, /* directions that carry statistics */
 	SB_DDIR_SYNC = 4,  /* fsync of io->file; no data, no offset */
+	/* ABI 1.1: fdatasync of io->file. Sent only to plugins built for
+	 * ABI 1.1 or later; older ones get SB_DDIR_SYNC instead. */
+	SB_DDIR_DATASYNC = 5,
+};
+
+/* struct sb_job.fallocate: how a file is preallocated when it is created
+ * or grown, fio's fallocate= values. */
+enum sb_fallocate {
+	SB_FALLOC_NONE = 0,
+	SB_FALLOC_NATIVE = 1,	/* fallocate(), silently none if unsupported */
+	SB_FALLOC_POSIX = 2,	/* posix_fallocate() */
+	SB_FALLOC_KEEP = 3,	/* fallocate(FALLOC_FL_KEEP_SIZE) */
+	SB_FALLOC_TRUNCATE = 4, /* ftruncate() to the size */
 };
 
 /*
@@ -65,6 +78,11 @@ struct sb_job {
 	uint64_t file_bytes;	    /* size of each file: offset= plus size= */
 	uint64_t bs[SB_DDIR_COUNT]; /* block size per direction */
 	const char *filename;	    /* first target: path, URL, device */
+	/* ABI 1.1: read only when SB_HAS_FIELD(job, field). */
+	int allow_create; /* allow_file_create: a missing file may be created */
+	int invalidate;	  /* drop the target's cached pages at open */
+	int sync_writes;  /* sync=: 1 O_SYNC, 2 O_DSYNC, 0 neither */
+	int fallocate;	  /* enum sb_fallocate, for new or grown files */
 };
 
 /*
@@ -112,6 +130,7 @@ enum sb_engine_flags {
 					 iSCSI LUN, device) */
 	SB_ENGINE_DIRECT = 1u << 2,   /* honours direct=1 */
 	SB_ENGINE_NO_DATA = 1u << 3,  /* never touches buf (null) */
+	SB_ENGINE_TRIM = 1u << 4,     /* does SB_DDIR_TRIM (ABI 1.1) */
 };
 
 struct sb_engine_ops {
@@ -135,6 +154,8 @@ struct sb_engine_ops {
 			 uint64_t timeout_ns);
 	struct sb_io *(*event)(struct sb_env *env, unsigned index);
 	int (*report)(struct sb_env *env);
+	/* ABI 1.1, optional: remove the file (unlink=1), after close_file. */
+	int (*unlink_file)(struct sb_env *env, struct sb_file *f);
 };
 
 #ifdef __cplusplus

@@ -32,7 +32,6 @@
 #define BP_MOD	50
 #define BP_NEG	60
 
-
 static char to_lower(char c)
 {
 	return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;

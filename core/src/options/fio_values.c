@@ -518,6 +518,56 @@ int sb_val_time(const char *s, uint64_t unit, uint64_t *out_ns, char *err,
 	return rc;
 }
 
+/* The '-' that splits a range: the first one outside parentheses and not
+ * at the start, so "(10-2)" stays one value. */
+static const char *range_dash(const char *s)
+{
+	int depth = 0;
+
+	for (const char *p = s; *p; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')')
+			depth--;
+		else if (*p == '-' && !depth && p != s)
+			return p;
+	}
+	return NULL;
+}
+
+int sb_val_time_range(const char *s, uint64_t unit, struct sb_time_range *out,
+		      char *err, size_t errlen)
+{
+	const char *dash;
+	uint64_t lo = 0, hi = 0;
+	int rc;
+
+	if (!s || !out)
+		return sb_perr(err, errlen, -EINVAL, "time: no value");
+	dash = range_dash(s);
+	if (!dash) {
+		rc = time_span((struct span){s, strlen(s)}, unit, &lo, err,
+			       errlen);
+		hi = lo;
+	} else {
+		rc = time_span((struct span){s, (size_t)(dash - s)}, unit, &lo,
+			       err, errlen);
+		if (!rc)
+			rc = time_span(
+				(struct span){dash + 1, strlen(dash + 1)}, unit,
+				&hi, err, errlen);
+		if (!rc && hi < lo)
+			return sb_perr(
+				err, errlen, -EINVAL,
+				"range '%s': the end is before the start", s);
+	}
+	if (!rc) {
+		out->lo = lo;
+		out->hi = hi;
+	}
+	return rc;
+}
+
 int sb_val_int(const char *s, int64_t *out, char *err, size_t errlen)
 {
 	int64_t v = 0;
@@ -718,6 +768,20 @@ static int range_span(struct span raw, int kb_base, void *res, char *err,
 	out->min = a < b ? a : b;
 	out->max = a < b ? b : a;
 	return 0;
+}
+
+int sb_val_size_range(const char *s, int kb_base, struct sb_range *out,
+		      char *err, size_t errlen)
+{
+	struct span t = mkspan(s, strlen(s));
+
+	if (find_top(t, '-') == t.n && find_top(t, ':') == t.n) {
+		int rc = size_span(t, kb_base, &out->min, NULL, err, errlen);
+
+		out->max = out->min;
+		return rc;
+	}
+	return range_span(t, kb_base, out, err, errlen);
 }
 
 int sb_val_range_dirs(const char *s, int kb_base,

@@ -66,6 +66,16 @@ struct sb_range {
 	uint64_t min;
 	uint64_t max;
 };
+
+/* startdelay=5 or startdelay=5-10 (a delay drawn from the range). */
+struct sb_time_range {
+	uint64_t lo, hi; /* ns */
+};
+int sb_val_time_range(const char *s, uint64_t unit, struct sb_time_range *out,
+		      char *err, size_t errlen);
+/* filesize=16k or filesize=8k-64k. */
+int sb_val_size_range(const char *s, int kb_base, struct sb_range *out,
+		      char *err, size_t errlen);
 int sb_val_range_dirs(const char *s, int kb_base,
 		      struct sb_range out[SB_DDIR_COUNT], char *err,
 		      size_t errlen);
@@ -122,7 +132,7 @@ enum sb_dist_kind {
 struct sb_zone {
 	double access_pct; /* share of I/Os */
 	double size_pct;   /* zoned: share of the file */
-	uint64_t size;     /* zoned_abs: bytes */
+	uint64_t size;	   /* zoned_abs: bytes */
 };
 struct sb_randdist {
 	enum sb_dist_kind kind;
@@ -140,15 +150,14 @@ struct sb_floats {
 	double v[SB_FLOATS_MAX];
 	unsigned n;
 };
-int sb_val_floats(const char *s, double min, double max,
-		  struct sb_floats *out, char *err, size_t errlen);
+int sb_val_floats(const char *s, double min, double max, struct sb_floats *out,
+		  char *err, size_t errlen);
 
 /* filename=a:b\:c -> "a", "b:c". The names are copied, unescaped and
  * NUL-separated, into buf; names[i] points into it. Returns the number of
  * names (at most max) or a negative error (too many, buf too small). */
 int sb_val_colon_list(const char *s, char *buf, size_t buflen,
-		      const char **names, size_t max, char *err,
-		      size_t errlen);
+		      const char **names, size_t max, char *err, size_t errlen);
 
 /* filename_format tokens: $jobname, $jobnum, $filenum, $clientuid. */
 int sb_val_filename_format(const char *fmt, const char *jobname,

@@ -52,6 +52,8 @@ const char *sb_opt_type_name(int type)
 		return "float list";
 	case SB_OPT_SIZE_PCT:
 		return "size or percent";
+	case SB_OPT_TIME_RANGE:
+		return "time or time range";
 	}
 	return "?";
 }
@@ -173,6 +175,10 @@ static int parse_value(const struct sb_option *o, char *field,
 		return sb_val_size_pct(value, kb_base,
 				       (struct sb_size_pct *)(void *)field, err,
 				       len);
+	case SB_OPT_TIME_RANGE:
+		return sb_val_time_range(value, o->unit ? o->unit : SB_UNIT_S,
+					 (struct sb_time_range *)(void *)field,
+					 err, len);
 	}
 	snprintf(err, len, "option has an unknown type");
 	return -EINVAL;

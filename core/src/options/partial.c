@@ -9,12 +9,5 @@
 #include <stddef.h>
 
 const struct sb_partial_note sb_partial_notes[] = {
-	{.name = "rw",
-	 .note = "trim, randtrim, trimwrite and randtrimwrite are refused, and "
-		 "so is the ':' modifier (randread:8, write:4k)"},
-	{.name = "startdelay",
-	 .note = "one delay; a range (startdelay=5-10) is refused"},
-	{.name = "filename",
-	 .note = "one file; a colon list of several is refused"},
 	{.name = NULL},
 };

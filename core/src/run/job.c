@@ -127,71 +127,332 @@ static int plugin_option(struct sb_ctx *ctx, struct sb_runjob *rj,
 		      k->note ? ")" : "");
 }
 
-/* filename= is fio's colon list ('\:' keeps a colon): one name is run,
- * several are not yet. The stored name loses its escapes. */
-static int settle_filename(struct sb_ctx *ctx, struct sb_runjob *rj)
+static const char *where_of(const struct sb_runjob *rj, const char *key)
 {
-	const struct sb_kv *kv = sb_jobdef_get(rj->def, "filename");
-	char err[256], *buf, *one;
-	const char *names[2];
-	size_t len;
-	int n;
+	const struct sb_kv *kv = sb_jobdef_get(rj->def, key);
 
-	if (!rj->opts.filename)
-		return 0;
-	len = strlen(rj->opts.filename) + 1;
-	buf = malloc(len);
-	if (!buf)
-		return sb_err(ctx, -ENOMEM, "out of memory");
-	n = sb_val_colon_list(rj->opts.filename, buf, len, names, 2, err,
-			      sizeof(err));
-	if (n == 1 && (one = strdup(names[0]))) {
-		free(rj->opts.filename);
-		rj->opts.filename = one;
-		free(buf);
-		return 0;
-	}
-	free(buf);
-	if (n > 1 || n == -ERANGE)
-		return sb_err(ctx, -EOPNOTSUPP,
-			      "%s: filename=%s: several files in one job are "
-			      "not supported yet (escape a ':' in a name as "
-			      "'\\:')",
-			      kv ? kv->where : rj->def->where,
-			      rj->opts.filename);
-	return sb_err(ctx, n < 0 ? n : -EINVAL, "%s: filename: %s",
-		      kv ? kv->where : rj->def->where,
-		      n < 0 ? err : "out of memory");
+	return kv ? kv->where : rj->def->where;
 }
 
-/* What the runner cannot do yet within options it knows. */
-static int check_supported(struct sb_ctx *ctx, struct sb_runjob *rj)
+/* A colon list ('\:' keeps a colon) split into *names, strings in *buf. */
+static int split_list(struct sb_ctx *ctx, struct sb_runjob *rj, const char *key,
+		      const char *value, const char ***names, unsigned *n,
+		      char **buf)
 {
-	const struct sb_kv *kv = sb_jobdef_get(rj->def, "rw");
-	const char *where = kv ? kv->where : rj->def->where;
-	const struct sb_rw_spec *rw = &rj->opts.rw;
+	size_t len = strlen(value) + 1, max = len / 2 + 1;
+	char err[256];
+	int k;
 
-	if (!kv)
-		kv = sb_jobdef_get(rj->def, "readwrite");
-	if (kv)
-		where = kv->where;
-	switch (rw->pattern) {
-	case SB_RWP_TRIM:
-	case SB_RWP_RANDTRIM:
-	case SB_RWP_TRIMWRITE:
-	case SB_RWP_RANDTRIMWRITE:
-		return sb_err(ctx, -EOPNOTSUPP,
-			      "%s: rw=%s: trim patterns are not supported yet",
-			      where, kv ? kv->value : "");
-	default:
-		break;
-	}
-	if (rw->has_modifier)
-		return sb_err(ctx, -EOPNOTSUPP,
-			      "%s: rw=%s: the ':' modifier is not supported "
-			      "yet",
-			      where, kv ? kv->value : "");
+	*buf = malloc(len);
+	*names = calloc(max, sizeof(**names));
+	if (!*buf || !*names)
+		return sb_err(ctx, -ENOMEM, "out of memory");
+	k = sb_val_colon_list(value, *buf, len, *names, max, err, sizeof(err));
+	if (k < 0)
+		return sb_err(ctx, k, "%s: %s: %s", where_of(rj, key), key,
+			      err);
+	for (int i = 0; i < k; i++)
+		if (!*(*names)[i])
+			return sb_err(ctx, -EINVAL,
+				      "%s: %s=%s: an empty name in the list",
+				      where_of(rj, key), key, value);
+	*n = (unsigned)k;
 	return 0;
+}
+
+/* file_service_type=random|roundrobin|sequential[:N], or
+ * zipf:theta|pareto:h|normal:dev|gauss:dev. */
+static int settle_service(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	static const char *const plain[] = {"roundrobin", "sequential",
+					    "random"};
+	struct sb_job_cfg *c = &rj->cfg;
+	const char *v = rj->opts.file_service_type, *colon = strchr(v, ':');
+	size_t len = colon ? (size_t)(colon - v) : strlen(v);
+	char err[256], buf[64];
+	int64_t n = 1;
+
+	c->svc_n = 1;
+	for (int i = 0; i < 3; i++)
+		if (strlen(plain[i]) == len && !strncmp(v, plain[i], len)) {
+			c->svc = i;
+			if (colon &&
+			    (sb_val_int(colon + 1, &n, err, sizeof(err)) ||
+			     n < 1))
+				return sb_err(ctx, -EINVAL,
+					      "%s: file_service_type=%s: the "
+					      "number after ':' must be 1 or "
+					      "more",
+					      where_of(rj, "file_service_type"),
+					      v);
+			c->svc_n = (uint64_t)n;
+			return 0;
+		}
+	/* gauss is fio's other name for normal. */
+	if (len == 5 && !strncmp(v, "gauss", 5))
+		snprintf(buf, sizeof(buf), "normal%s", colon ? colon : "");
+	else
+		snprintf(buf, sizeof(buf), "%s", v);
+	c->svc = SB_SVC_DIST;
+	if ((strncmp(buf, "zipf", 4) && strncmp(buf, "pareto", 6) &&
+	     strncmp(buf, "normal", 6)) ||
+	    sb_val_randdist(buf, SB_KB_BASE_DEFAULT, &c->svc_dist, err,
+			    sizeof(err)))
+		return sb_err(ctx, -EINVAL,
+			      "%s: file_service_type=%s: expected random, "
+			      "roundrobin or sequential (with :N), or zipf:t, "
+			      "pareto:h, normal:d",
+			      where_of(rj, "file_service_type"), v);
+	return 0;
+}
+
+static int settle_pattern(struct sb_ctx *ctx, struct sb_runjob *rj,
+			  const char *key, const char *value,
+			  unsigned char *out, size_t *len, int allow_offset)
+{
+	char err[256];
+	int has_offset = 0;
+	int rc = sb_data_pattern_parse(value, out, SB_DATA_PATTERN_MAX, len,
+				       allow_offset, &has_offset, err,
+				       sizeof(err));
+
+	if (rc)
+		return sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key,
+			      err);
+	if (has_offset)
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: %s: %%o is not supported yet",
+			      where_of(rj, key), key);
+	return 0;
+}
+
+/* Which fio verify= values storbench checks, by index in the names. */
+static const int verify_kinds[] = {
+	SB_VERIFY_NONE,	  SB_VERIFY_NONE,    SB_VERIFY_MD5,
+	SB_VERIFY_CRC32C, SB_VERIFY_CRC32C,  SB_VERIFY_SHA256,
+	SB_VERIFY_XXHASH, SB_VERIFY_PATTERN, SB_VERIFY_NULL,
+};
+
+static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const struct sb_job_opts *o = &rj->opts;
+	struct sb_verify_cfg *v = &rj->cfg.vcfg;
+	size_t n = sizeof(verify_kinds) / sizeof(verify_kinds[0]), plen = 0;
+	const char *where = where_of(rj, "verify");
+
+	if ((size_t)o->verify >= n)
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: verify=%s is not supported yet (storbench "
+			      "checks md5, crc32c, sha256, xxhash, pattern "
+			      "and null)",
+			      where, sb_verify_names[o->verify]);
+	v->kind = verify_kinds[o->verify];
+	/* fio: a verify_pattern alone means verify=pattern. */
+	if (o->verify_pattern) {
+		if (settle_pattern(ctx, rj, "verify_pattern", o->verify_pattern,
+				   rj->cfg.vpattern, &plen, 1))
+			return -EINVAL;
+		v->pattern = rj->cfg.vpattern;
+		v->pattern_len = plen;
+		if (!v->kind)
+			v->kind = SB_VERIFY_PATTERN;
+	}
+	if (!v->kind)
+		return 0;
+	if (v->kind == SB_VERIFY_PATTERN && !v->pattern)
+		return sb_err(
+			ctx, -EINVAL,
+			"%s: verify=pattern needs verify_pattern=", where);
+	v->interval = o->verify_interval;
+	if (!sb_rw_uses(o, SB_DDIR_WRITE) && !o->verify_only)
+		return sb_err(ctx, -EINVAL,
+			      "%s: verify needs a job that writes (or "
+			      "verify_only=1)",
+			      where);
+	if (rj->gen)
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: verify with generator %s is not supported "
+			      "yet",
+			      where, rj->gen->desc->name);
+	if (o->verify_only && o->time_based)
+		return sb_err(ctx, -EINVAL,
+			      "%s: verify_only cannot replay a time_based job: "
+			      "how much it wrote is not known",
+			      where);
+	if (o->verify_only && !o->randrepeat)
+		return sb_err(ctx, -EINVAL,
+			      "%s: verify_only needs randrepeat=1: it replays "
+			      "the stream an earlier run wrote",
+			      where);
+	if (rj->eops->flags & SB_ENGINE_NO_DATA)
+		return sb_err(ctx, -EINVAL,
+			      "%s: engine %s moves no data: nothing to verify",
+			      where, rj->engine->desc->name);
+	rj->cfg.read_back = o->do_verify || o->verify_only;
+	return 0;
+}
+
+static int settle_buffers(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const struct sb_job_opts *o = &rj->opts;
+	struct sb_buf_cfg *b = &rj->cfg.bcfg;
+	size_t plen = 0;
+
+	b->zero = o->zero_buffers;
+	b->refill = o->refill_buffers;
+	b->scramble = o->scramble_buffers;
+	b->compress_pct = (unsigned)o->buffer_compress_percentage;
+	b->compress_chunk = o->buffer_compress_chunk;
+	b->dedupe_pct = (unsigned)o->dedupe_percentage;
+	/* fio: the option given at all (even 0) means compressible data
+	 * follows its rules, which do not scramble; dedupe refills. */
+	if (sb_jobdef_get(rj->def, "buffer_compress_percentage"))
+		b->scramble = 0;
+	if (b->dedupe_pct || sb_jobdef_get(rj->def, "dedupe_percentage"))
+		b->refill = 1;
+	if (o->buffer_pattern) {
+		if (settle_pattern(ctx, rj, "buffer_pattern", o->buffer_pattern,
+				   rj->cfg.bpattern, &plen, 0))
+			return -EINVAL;
+		b->pattern = rj->cfg.bpattern;
+		b->pattern_len = plen;
+		/* fio: a pattern turns scrambling and zeroing off. */
+		b->scramble = 0;
+		b->zero = 0;
+	}
+	/* fio scrambles when the job asks, whatever else it sets. */
+	if (o->scramble_buffers && sb_jobdef_get(rj->def, "scramble_buffers"))
+		b->scramble = 2;
+	/* fio: all compressible is zeros; some needs fresh data each write. */
+	if (b->compress_pct == 100) {
+		b->zero = 1;
+		b->compress_pct = 0;
+	} else if (b->compress_pct &&
+		   !sb_jobdef_get(rj->def, "refill_buffers")) {
+		b->refill = 1;
+	}
+	return 0;
+}
+
+static int settle_errors(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	char err[256];
+	int rc = sb_coe_parse(rj->opts.continue_on_error, &rj->cfg.coe, err,
+			      sizeof(err));
+
+	if (rc)
+		return sb_err(ctx, rc, "%s: continue_on_error: %s",
+			      where_of(rj, "continue_on_error"), err);
+	if (rj->opts.ignore_error &&
+	    (rc = sb_ignerr_parse(rj->opts.ignore_error, &rj->cfg.ignerr, err,
+				  sizeof(err))))
+		return sb_err(ctx, rc, "%s: ignore_error: %s",
+			      where_of(rj, "ignore_error"), err);
+	return 0;
+}
+
+static int settle_cpus(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const char *list = rj->opts.cpus_allowed, *mask = rj->opts.cpumask;
+	const char *key = list ? "cpus_allowed" : "cpumask";
+	char err[256];
+	int rc;
+
+	if (!list && !mask)
+		return 0;
+	rj->cfg.cpus = calloc(1, sizeof(*rj->cfg.cpus));
+	if (!rj->cfg.cpus)
+		return sb_err(ctx, -ENOMEM, "out of memory");
+	rc = list ? sb_cpus_parse_list(list, rj->cfg.cpus, err, sizeof(err))
+		  : sb_cpus_parse_mask(mask, rj->cfg.cpus, err, sizeof(err));
+	return rc ? sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key, err)
+		  : 0;
+}
+
+/* filename= (a list shared by the clones), directory= (a list the files
+ * are spread over), and the rest of what the workers read. */
+static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	struct sb_job_cfg *c = &rj->cfg;
+	const struct sb_job_opts *o = &rj->opts;
+	char err[256];
+	int rc = 0;
+
+	if (o->filename)
+		rc = split_list(ctx, rj, "filename", o->filename, &c->names,
+				&c->nnames, &c->names_buf);
+	if (!rc && o->directory)
+		rc = split_list(ctx, rj, "directory", o->directory, &c->dirs,
+				&c->ndirs, &c->dirs_buf);
+	if (!rc && o->filesize &&
+	    sb_val_size_range(o->filesize, sb_kb_base(o), &c->filesize, err,
+			      sizeof(err)))
+		rc = sb_err(ctx, -EINVAL, "%s: filesize: %s",
+			    where_of(rj, "filesize"), err);
+	if (!rc && o->filesize && !c->filesize.min)
+		rc = sb_err(ctx, -EINVAL, "%s: filesize=%s: a file of 0 bytes",
+			    where_of(rj, "filesize"), o->filesize);
+	if (!rc)
+		rc = settle_service(ctx, rj);
+	if (!rc)
+		rc = settle_verify(ctx, rj);
+	if (!rc)
+		rc = settle_buffers(ctx, rj);
+	if (!rc)
+		rc = settle_errors(ctx, rj);
+	if (!rc)
+		rc = settle_cpus(ctx, rj);
+	if (rc)
+		return rc;
+	c->trim_mode = !sb_rw_is_trim(&o->rw)	      ? SB_PAT_NO_TRIM
+		       : sb_rw_uses(o, SB_DDIR_WRITE) ? SB_PAT_TRIMWRITE
+						      : SB_PAT_TRIM;
+	/* An ABI 1.0 engine knows no fdatasync: it gets an fsync. */
+	c->sync_ddir = rj->engine->desc->abi_minor >= 1 ? SB_DDIR_DATASYNC
+							: SB_DDIR_SYNC;
+	return 0;
+}
+
+static void free_cfg(struct sb_job_cfg *c)
+{
+	free(c->names);
+	free(c->names_buf);
+	free(c->dirs);
+	free(c->dirs_buf);
+	free(c->cpus);
+	memset(c, 0, sizeof(*c));
+}
+
+/* What the job asks of its engine that the engine cannot do. */
+static int check_engine(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const char *name = rj->engine->desc->name;
+
+	if (sb_rw_is_trim(&rj->opts.rw) && !(rj->eops->flags & SB_ENGINE_TRIM))
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: engine %s cannot trim (rw=%s)",
+			      where_of(rj, "rw"), name,
+			      sb_jobdef_get(rj->def, "rw")
+				      ? sb_jobdef_get(rj->def, "rw")->value
+				      : "");
+	if (rj->opts.unlink && !rj->eops->unlink_file &&
+	    !(rj->eops->flags & SB_ENGINE_NO_FILES))
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: engine %s cannot remove files (unlink=1)",
+			      where_of(rj, "unlink"), name);
+	return 0;
+}
+
+/* fio: direct and buffered are one setting; the later one wins. */
+static void settle_direct(struct sb_runjob *rj)
+{
+	const char *last = NULL;
+
+	for (const struct sb_kv *kv = rj->def->kvs; kv; kv = kv->next)
+		if (!strcmp(kv->key, "direct") || !strcmp(kv->key, "buffered"))
+			last = kv->key;
+	if (last && !strcmp(last, "buffered"))
+		rj->opts.direct = !rj->opts.buffered;
 }
 
 /* Values fio would take but that cannot run: named with where they came
@@ -200,14 +461,13 @@ static int check_values(struct sb_ctx *ctx, struct sb_runjob *rj)
 {
 	const struct sb_job_opts *o = &rj->opts;
 	const struct sb_kv *kv;
-	int rp = sb_rw_read_pct(o);
+	static const char *const dnames[] = {"read", "write", "trim"};
 
-	for (int d = SB_DDIR_READ; d <= SB_DDIR_WRITE; d++) {
+	for (int d = 0; d < SB_DDIR_COUNT; d++) {
 		uint64_t min = sb_job_dir_min_bs(o, d);
 		uint64_t max = sb_job_dir_max_bs(o, d);
 
-		if ((d == SB_DDIR_READ && rp == 0) ||
-		    (d == SB_DDIR_WRITE && rp == 100))
+		if (!sb_rw_uses(o, d))
 			continue;
 		kv = sb_jobdef_get(rj->def, "bs");
 		if (!kv)
@@ -221,7 +481,7 @@ static int check_values(struct sb_ctx *ctx, struct sb_runjob *rj)
 				      "%s: the %s block sizes must be 1 byte "
 				      "to %llu MiB",
 				      kv ? kv->where : rj->def->where,
-				      d ? "write" : "read",
+				      dnames[d],
 				      (unsigned long long)(SB_MAX_BS >> 20));
 		if (o->size.bytes && max > o->size.bytes)
 			return sb_err(
@@ -259,6 +519,12 @@ static void settle_rwmix(struct sb_runjob *rj)
 	rj->opts.rwmixwrite = 100 - rj->opts.rwmixread;
 }
 
+/* sb_sync_names and sb_fallocate_names mapped as fio maps them. */
+static const int sync_of[] = {0, 0, 1, 1, 2};
+static const int fallocate_of[] = {
+	SB_FALLOC_NONE,	    SB_FALLOC_NATIVE, SB_FALLOC_POSIX, SB_FALLOC_KEEP,
+	SB_FALLOC_TRUNCATE, SB_FALLOC_NONE,   SB_FALLOC_POSIX};
+
 static void fill_job_facts(struct sb_runjob *rj)
 {
 	struct sb_job *j = &rj->job;
@@ -274,7 +540,12 @@ static void fill_job_facts(struct sb_runjob *rj)
 	j->file_bytes = rj->opts.offset.bytes + rj->opts.size.bytes;
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		j->bs[d] = rj->opts.bs[d];
-	j->filename = rj->opts.filename;
+	j->filename = rj->cfg.nnames ? rj->cfg.names[0] : NULL;
+	j->allow_create = rj->opts.allow_file_create;
+	/* fio: pre_read turns invalidate off, or it would undo itself. */
+	j->invalidate = rj->opts.invalidate && !rj->opts.pre_read;
+	j->sync_writes = sync_of[rj->opts.sync_mode];
+	j->fallocate = fallocate_of[rj->opts.fallocate];
 }
 
 int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
@@ -312,14 +583,15 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		    strcmp(kv->key, "name") != 0)
 			rc = plugin_option(ctx, rj, kv);
 	if (!rc)
-		rc = check_supported(ctx, rj);
-	if (!rc)
 		rc = check_values(ctx, rj);
 	if (!rc)
-		rc = settle_filename(ctx, rj);
+		rc = settle_cfg(ctx, rj);
+	if (!rc)
+		rc = check_engine(ctx, rj);
 	if (rc)
 		return rc;
 	settle_rwmix(rj);
+	settle_direct(rj);
 	if (!rj->opts.randrepeat) {
 		/* A seed of this run's own: the clock's nanoseconds. */
 		struct timespec ts;
@@ -360,5 +632,6 @@ void sb_runjob_free(struct sb_runjob *rj)
 	free(rj->gen_opts);
 	sb_opt_free(sb_core_options, &rj->opts);
 	sb_facts_free(&rj->facts);
+	free_cfg(&rj->cfg);
 	free(rj->dir);
 }

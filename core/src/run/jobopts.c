@@ -6,6 +6,20 @@
 
 static const char *const sb_kb_bases[] = {"1024", "1000", NULL};
 static const char *const sb_rate_processes[] = {"linear", "poisson", NULL};
+static const char *const sb_generators[] = {"tausworthe", "lfsr",
+					    "tausworthe64", NULL};
+static const char *const sb_sequencers[] = {"sequential", "identical", NULL};
+static const char *const sb_cpu_policies[] = {"shared", "split", NULL};
+/* fio's spellings; job.c maps "0" and "1" as fio does. */
+const char *const sb_fallocate_names[] = {"none",     "native", "posix", "keep",
+					  "truncate", "0",	"1",	 NULL};
+const char *const sb_sync_names[] = {"none", "0", "sync", "1", "dsync", NULL};
+/* Every fio verify= value; job.c refuses those storbench cannot check. */
+const char *const sb_verify_names[] = {
+	"0",	    "none",    "md5",  "crc32c",   "crc32c-intel", "sha256",
+	"xxhash",   "pattern", "null", "crc64",	   "crc32",	   "crc16",
+	"crc7",	    "sha512",  "sha1", "sha3-224", "sha3-256",	   "sha3-384",
+	"sha3-512", "meta",    NULL};
 
 #define OPT(n, f) .name = n, .offset = offsetof(struct sb_job_opts, f)
 
@@ -49,8 +63,10 @@ const struct sb_option sb_core_options[] = {
 	 .unit = SB_UNIT_S, .help = "stop after this long (seconds)"},
 	{OPT("ramp_time", ramp_ns), .type = SB_OPT_TIME, .unit = SB_UNIT_S,
 	 .help = "run this long before measuring; the results leave it out"},
-	{OPT("startdelay", startdelay_ns), .type = SB_OPT_TIME,
-	 .unit = SB_UNIT_S, .help = "wait this long before the job starts"},
+	{OPT("startdelay", startdelay), .type = (int)SB_OPT_TIME_RANGE,
+	 .unit = SB_UNIT_S,
+	 .help = "wait this long before the job starts; a range (5-10) "
+		 "draws the delay"},
 	{OPT("fsync", fsync_every), .type = SB_OPT_INT, .min = 0,
 	 .max = INT64_MAX, .help = "fsync the file after every N writes"},
 	{OPT("end_fsync", end_fsync), .type = SB_OPT_BOOL,
@@ -120,6 +136,173 @@ const struct sb_option sb_core_options[] = {
 	 .choices = sb_kb_bases,
 	 .help = "1024: k and K are 1024, KiB is 1000 (fio's default); "
 		 "1000: SI"},
+	/* Files. */
+	{OPT("nrfiles", nrfiles), .alias = "nr_files", .type = SB_OPT_INT,
+	 .def = "1", .min = 1, .max = 1000000,
+	 .help = "files per clone; size= is split between them"},
+	{OPT("openfiles", openfiles), .type = SB_OPT_INT, .min = 0,
+	 .max = 1000000, .help = "files open at once (0: all of them)"},
+	{OPT("file_service_type", file_service_type), .type = SB_OPT_STR,
+	 .def = "roundrobin",
+	 .help = "which file the next I/O goes to: random, roundrobin, "
+		 "sequential (each with :N I/Os per pick), zipf:t, "
+		 "pareto:h, normal:d (gauss:d)"},
+	{OPT("filesize", filesize), .type = SB_OPT_STR,
+	 .help = "size of each file, or a range to draw it from; size= "
+		 "is then the amount of I/O"},
+	{OPT("filename_format", filename_format), .type = SB_OPT_STR,
+	 .def = "$jobname.$jobnum.$filenum",
+	 .help = "names of the job's files: $jobname, $jobnum, $filenum, "
+		 "$clientuid"},
+	{OPT("offset_increment", offset_increment),
+	 .type = (int)SB_OPT_SIZE_PCT,
+	 .help = "added to offset= for each clone (clone N starts at offset "
+		 "+ N * this), bytes or percent"},
+	{OPT("fill_device", fill_device), .alias = "fill_fs",
+	 .type = SB_OPT_BOOL,
+	 .help = "write until the device or file system is full (ENOSPC "
+		 "ends the job, not as an error)"},
+	{OPT("create_on_open", create_on_open), .type = SB_OPT_BOOL,
+	 .help = "create files when the job opens them; no layout phase"},
+	{OPT("allow_file_create", allow_file_create), .type = SB_OPT_BOOL,
+	 .def = "1", .help = "0: the files must exist already"},
+	{OPT("unlink", unlink), .type = SB_OPT_BOOL,
+	 .help = "remove the job's files when it ends"},
+	{OPT("overwrite", overwrite), .type = SB_OPT_BOOL,
+	 .help = "lay the file out before a write job too, so writes "
+		 "overwrite allocated blocks"},
+	{OPT("pre_read", pre_read), .type = SB_OPT_BOOL,
+	 .help = "read the job's region once, unmeasured, before the job "
+		 "(turns invalidate off)"},
+	{OPT("invalidate", invalidate), .type = SB_OPT_BOOL, .def = "1",
+	 .help = "drop the files' cached pages before the job"},
+	{OPT("fallocate", fallocate), .type = SB_OPT_ENUM, .def = "native",
+	 .choices = sb_fallocate_names,
+	 .help = "preallocation of new files: none, native, posix, keep, "
+		 "truncate (0: none, 1: posix)"},
+	{OPT("sync", sync_mode), .type = SB_OPT_ENUM, .def = "none",
+	 .choices = sb_sync_names,
+	 .help = "synchronous writes: none, sync (O_SYNC), dsync (O_DSYNC); "
+		 "0 and 1 are none and sync"},
+	{OPT("fdatasync", fdatasync_every), .type = SB_OPT_INT, .min = 0,
+	 .max = INT64_MAX, .help = "fdatasync the file after every N writes"},
+	{OPT("fsync_on_close", fsync_on_close), .type = SB_OPT_BOOL,
+	 .help = "fsync each written file at the end, as end_fsync"},
+	{OPT("buffered", buffered), .type = SB_OPT_BOOL, .def = "1",
+	 .help = "the inverse of direct (the later of the two wins)"},
+	{OPT("allow_mounted_write", allow_mounted_write), .type = SB_OPT_BOOL,
+	 .help = "let a write job use a block device that is mounted or "
+		 "holds a file system or partition table"},
+
+	/* The pattern. */
+	{OPT("ba", blockalign), .alias = "blockalign",
+	 .type = (int)SB_OPT_SIZE_DIRS,
+	 .help = "alignment of random offsets, per direction (default: the "
+		 "smallest block size)"},
+	{OPT("bs_unaligned", bs_unaligned), .alias = "blocksize_unaligned",
+	 .type = SB_OPT_BOOL,
+	 .help = "bsrange sizes may be any byte count, not multiples of the "
+		 "smallest"},
+	{OPT("softrandommap", softrandommap), .type = SB_OPT_BOOL,
+	 .help = "accepted: the random map needs no memory, so it never "
+		 "falls back"},
+	{OPT("random_generator", random_generator), .type = SB_OPT_ENUM,
+	 .def = "tausworthe", .choices = sb_generators,
+	 .help = "lfsr: every block once per loop even with norandommap; "
+		 "otherwise storbench's one 64-bit generator"},
+	{OPT("allrandrepeat", allrandrepeat), .type = SB_OPT_BOOL,
+	 .help = "accepted: every random choice already follows randseed"},
+	{OPT("rw_sequencer", rw_sequencer), .type = SB_OPT_ENUM,
+	 .def = "sequential", .choices = sb_sequencers,
+	 .help = "with rw=randread:N: the I/Os between new random offsets "
+		 "continue sequentially, or repeat the offset (identical)"},
+
+	/* Pace. */
+	{OPT("iodepth_batch", iodepth_batch), .alias = "iodepth_batch_submit",
+	 .type = SB_OPT_INT, .def = "1", .min = 0, .max = 65536,
+	 .help = "I/Os queued before they are submitted together (0: "
+		 "iodepth)"},
+	{OPT("iodepth_batch_complete_min", iodepth_batch_complete_min),
+	 .alias = "iodepth_batch_complete", .type = SB_OPT_INT, .def = "1",
+	 .min = 0, .max = 65536,
+	 .help = "completions to wait for at least (0: poll)"},
+	{OPT("iodepth_batch_complete_max", iodepth_batch_complete_max),
+	 .type = SB_OPT_INT, .min = 0, .max = 65536,
+	 .help = "completions to take at most per wait (0: iodepth)"},
+	{OPT("iodepth_low", iodepth_low), .type = SB_OPT_INT, .min = 0,
+	 .max = 65536,
+	 .help = "once the queue is full, refill it only when it drains to "
+		 "this (0: iodepth)"},
+	{OPT("rate_min", rate_min), .type = (int)SB_OPT_SIZE_DIRS,
+	 .help = "fail the job when bandwidth falls below this, bytes/s per "
+		 "direction, over each rate_cycle"},
+	{OPT("rate_iops_min", rate_iops_min), .type = (int)SB_OPT_INT_DIRS,
+	 .help = "fail the job when IOPS fall below this, per direction"},
+	{OPT("rate_cycle", ratecycle_ns), .alias = "ratecycle",
+	 .type = SB_OPT_TIME, .unit = SB_UNIT_MS, .def = "1000",
+	 .help = "period over which rate_min and rate_iops_min are checked "
+		 "(ms)"},
+
+	/* Workers. */
+	{OPT("exitall", exitall), .type = SB_OPT_BOOL,
+	 .help = "when this job ends, stop every other job"},
+	{OPT("cpus_allowed", cpus_allowed), .type = SB_OPT_STR,
+	 .help = "CPUs the job's threads may run on: 0-3,6"},
+	{OPT("cpumask", cpumask), .type = SB_OPT_STR,
+	 .help = "CPUs the job's threads may run on, as a bit mask"},
+	{OPT("cpus_allowed_policy", cpus_allowed_policy), .type = SB_OPT_ENUM,
+	 .def = "shared", .choices = sb_cpu_policies,
+	 .help = "shared: every clone may use every CPU; split: one each"},
+
+	/* Buffers. */
+	{OPT("zero_buffers", zero_buffers), .type = SB_OPT_BOOL,
+	 .help = "write zeros"},
+	{OPT("refill_buffers", refill_buffers), .type = SB_OPT_BOOL,
+	 .help = "new buffer contents before every write"},
+	{OPT("scramble_buffers", scramble_buffers), .type = SB_OPT_BOOL,
+	 .def = "1",
+	 .help = "stamp each write's sectors so blocks do not dedupe"},
+	{OPT("buffer_pattern", buffer_pattern), .type = SB_OPT_STR,
+	 .help = "fill write buffers with this pattern: 0xdeadbeef, 'text', "
+		 "numbers, concatenated"},
+	{OPT("buffer_compress_percentage", buffer_compress_percentage),
+	 .type = SB_OPT_INT, .min = 0, .max = 100,
+	 .help = "make write data compress by about this percent"},
+	{OPT("buffer_compress_chunk", buffer_compress_chunk),
+	 .type = SB_OPT_SIZE, .def = "512",
+	 .help = "size of the compressible and random runs"},
+	{OPT("dedupe_percentage", dedupe_percentage), .type = SB_OPT_INT,
+	 .min = 0, .max = 100,
+	 .help = "percent of writes that repeat an earlier block"},
+
+	/* Verify. */
+	{OPT("verify", verify), .type = SB_OPT_ENUM, .def = "0",
+	 .choices = sb_verify_names,
+	 .help = "check written data: md5, crc32c, sha256, xxhash, pattern, "
+		 "null"},
+	{OPT("do_verify", do_verify), .type = SB_OPT_BOOL, .def = "1",
+	 .help = "read back and check after the write phase"},
+	{OPT("verify_only", verify_only), .type = SB_OPT_BOOL,
+	 .help = "write nothing; check data an earlier run with the same "
+		 "job wrote"},
+	{OPT("verify_interval", verify_interval), .type = SB_OPT_SIZE,
+	 .help = "bytes per verify header (default: the block)"},
+	{OPT("verify_pattern", verify_pattern), .type = SB_OPT_STR,
+	 .help = "data written and checked, fio's pattern syntax"},
+	{OPT("verify_fatal", verify_fatal), .type = SB_OPT_BOOL,
+	 .help = "stop at the first bad block even with continue_on_error"},
+	{OPT("verify_backlog", verify_backlog), .type = SB_OPT_INT, .min = 0,
+	 .max = INT64_MAX,
+	 .help = "check written blocks after every N writes, not at the end"},
+
+	/* Errors. */
+	{OPT("continue_on_error", continue_on_error), .type = SB_OPT_STR,
+	 .def = "none",
+	 .help = "errors the job carries on after: none, read, write, io, "
+		 "verify, all (0, 1)"},
+	{OPT("ignore_error", ignore_error), .type = SB_OPT_STR,
+	 .help = "errors that do not stop the job, per kind: "
+		 "EIO,ENOSPC:EILSEQ (read:write:verify)"},
 	SB_OPTION_END,
 };
 
@@ -154,14 +337,22 @@ uint64_t sb_job_dir_min_bs(const struct sb_job_opts *o, int d)
 	return o->bs[d];
 }
 
+uint64_t sb_job_min_bs(const struct sb_job_opts *o)
+{
+	uint64_t min = UINT64_MAX;
+
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		if (sb_rw_uses(o, d) && sb_job_dir_min_bs(o, d) < min)
+			min = sb_job_dir_min_bs(o, d);
+	return min == UINT64_MAX ? 1 : min;
+}
+
 uint64_t sb_job_max_bs(const struct sb_job_opts *o)
 {
 	uint64_t max = 0;
-	int rp = sb_rw_read_pct(o);
 
-	if (rp > 0)
-		max = sb_job_dir_max_bs(o, SB_DDIR_READ);
-	if (rp < 100 && sb_job_dir_max_bs(o, SB_DDIR_WRITE) > max)
-		max = sb_job_dir_max_bs(o, SB_DDIR_WRITE);
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		if (sb_rw_uses(o, d) && sb_job_dir_max_bs(o, d) > max)
+			max = sb_job_dir_max_bs(o, d);
 	return max;
 }

@@ -40,7 +40,7 @@ struct sb_job_opts {
 	int64_t percentage_random[SB_DDIR_COUNT];
 	struct sb_randdist random_distribution;
 	uint64_t ramp_ns;
-	uint64_t startdelay_ns;
+	struct sb_time_range startdelay; /* ns; a range draws per job */
 	int64_t fsync_every;
 	int end_fsync;
 	char *write_iolog;
@@ -56,7 +56,77 @@ struct sb_job_opts {
 	char *wait_for;
 	int thread;
 	int kb_base; /* index into "1024", "1000" */
+
+	/* Files. */
+	int64_t nrfiles;
+	int64_t openfiles; /* 0: nrfiles */
+	char *file_service_type;
+	char *filesize; /* a size or a range; job.c reads it */
+	char *filename_format;
+	struct sb_size_pct offset_increment;
+	int fill_device;
+	int create_on_open;
+	int allow_file_create;
+	int unlink;
+	int overwrite;
+	int pre_read;
+	int invalidate;
+	int fallocate; /* index into sb_fallocate_names */
+	int sync_mode; /* index into sb_sync_names */
+	int64_t fdatasync_every;
+	int fsync_on_close;
+	int buffered;
+	int allow_mounted_write;
+
+	/* The pattern. */
+	uint64_t blockalign[SB_DDIR_COUNT];
+	int bs_unaligned;
+	int softrandommap;
+	int random_generator; /* tausworthe, lfsr, tausworthe64 */
+	int allrandrepeat;
+	int rw_sequencer; /* 0 sequential, 1 identical */
+
+	/* Pace. */
+	int64_t iodepth_batch;
+	int64_t iodepth_batch_complete_min;
+	int64_t iodepth_batch_complete_max; /* 0: iodepth */
+	int64_t iodepth_low;		    /* 0: iodepth */
+	uint64_t rate_min[SB_DDIR_COUNT];
+	int64_t rate_iops_min[SB_DDIR_COUNT];
+	uint64_t ratecycle_ns;
+
+	/* Workers. */
+	int exitall;
+	char *cpus_allowed;
+	char *cpumask;
+	int cpus_allowed_policy; /* 0 shared, 1 split */
+
+	/* Buffers. */
+	int zero_buffers;
+	int refill_buffers;
+	int scramble_buffers;
+	char *buffer_pattern;
+	int64_t buffer_compress_percentage;
+	uint64_t buffer_compress_chunk;
+	int64_t dedupe_percentage;
+
+	/* Verify. */
+	int verify; /* index into sb_verify_names */
+	int do_verify;
+	int verify_only;
+	uint64_t verify_interval;
+	char *verify_pattern;
+	int verify_fatal;
+	int64_t verify_backlog;
+
+	/* Errors. */
+	char *continue_on_error;
+	char *ignore_error;
 };
+
+extern const char *const sb_fallocate_names[];
+extern const char *const sb_sync_names[];
+extern const char *const sb_verify_names[];
 
 /* Buffers are allocated per I/O in flight; beyond this a block is more
  * likely a typo than a test (the ATTO sweep stops at 64 MiB). */
@@ -67,7 +137,16 @@ extern const struct sb_option sb_core_options[];
 static inline int sb_rw_is_random(const struct sb_rw_spec *rw)
 {
 	return rw->pattern == SB_RWP_RANDREAD ||
-	       rw->pattern == SB_RWP_RANDWRITE || rw->pattern == SB_RWP_RANDRW;
+	       rw->pattern == SB_RWP_RANDWRITE ||
+	       rw->pattern == SB_RWP_RANDRW || rw->pattern == SB_RWP_RANDTRIM ||
+	       rw->pattern == SB_RWP_RANDTRIMWRITE;
+}
+
+static inline int sb_rw_is_trim(const struct sb_rw_spec *rw)
+{
+	return rw->pattern == SB_RWP_TRIM || rw->pattern == SB_RWP_RANDTRIM ||
+	       rw->pattern == SB_RWP_TRIMWRITE ||
+	       rw->pattern == SB_RWP_RANDTRIMWRITE;
 }
 
 /* Percent of I/Os that read: 100, 0, or rwmixread for mixed jobs. */
@@ -85,6 +164,24 @@ static inline int sb_rw_read_pct(const struct sb_job_opts *o)
 	}
 }
 
+/* Whether the job issues I/Os in direction d. */
+static inline int sb_rw_uses(const struct sb_job_opts *o, int d)
+{
+	int rp = sb_rw_read_pct(o);
+
+	switch (o->rw.pattern) {
+	case SB_RWP_TRIM:
+	case SB_RWP_RANDTRIM:
+		return d == SB_DDIR_TRIM;
+	case SB_RWP_TRIMWRITE:
+	case SB_RWP_RANDTRIMWRITE:
+		return d == SB_DDIR_TRIM || d == SB_DDIR_WRITE;
+	default:
+		return (d == SB_DDIR_READ && rp > 0) ||
+		       (d == SB_DDIR_WRITE && rp < 100);
+	}
+}
+
 static inline int sb_kb_base(const struct sb_job_opts *o)
 {
 	return o->kb_base ? 1000 : 1024;
@@ -92,6 +189,8 @@ static inline int sb_kb_base(const struct sb_job_opts *o)
 
 /* The largest block size of any direction the job uses. */
 uint64_t sb_job_max_bs(const struct sb_job_opts *o);
+/* The smallest block size of any direction the job uses. */
+uint64_t sb_job_min_bs(const struct sb_job_opts *o);
 /* A direction's largest and smallest block size (bssplit, bsrange, bs). */
 uint64_t sb_job_dir_max_bs(const struct sb_job_opts *o, int d);
 uint64_t sb_job_dir_min_bs(const struct sb_job_opts *o, int d);

@@ -1,6 +1,8 @@
 #include "pattern.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* splitmix64: tiny state, passes BigCrush, and seeds well from any value. */
@@ -41,6 +43,7 @@ void sb_pattern_init(struct sb_pattern *p, uint64_t seed, uint64_t base,
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
 		p->bs[d] = bs[d] ? bs[d] : 1;
 		p->align[d] = p->bs[d];
+		p->len_step[d] = p->bs[d];
 		p->nblocks[d] = span / p->bs[d];
 	}
 	p->limit = limit;
@@ -77,11 +80,13 @@ void sb_pattern_sizes(struct sb_pattern *p, const struct sb_bssplit *split,
 		if (!max)
 			continue;
 		p->align[d] = min;
+		p->len_step[d] = min;
 		p->bs[d] = max;
 		/* The largest block must fit; offsets step by the smallest. */
 		p->nblocks[d] = p->span >= max ? (p->span - max) / min + 1 : 0;
-		/* A map of equal blocks cannot cover varying ones once each. */
-		p->use_map = 0;
+		/* Varying sizes need sb_pattern_ready's bitmap to cover
+		 * every block once. */
+		p->varsizes = 1;
 	}
 	p->split = split;
 	if (range)
@@ -103,10 +108,15 @@ static uint64_t pick_len(struct sb_pattern *p, int d)
 		}
 		return p->split->e[d][i].bs;
 	}
-	if (p->range[d].max && p->range[d].max > p->align[d]) {
-		uint64_t k = p->range[d].max / p->align[d];
+	if (p->range[d].max && p->unaligned) {
+		uint64_t lo = p->range[d].min ? p->range[d].min : 1;
 
-		return (below(&p->rng, k) + 1) * p->align[d];
+		return lo + below(&p->rng, p->range[d].max - lo + 1);
+	}
+	if (p->range[d].max && p->range[d].max > p->len_step[d]) {
+		uint64_t k = p->range[d].max / p->len_step[d];
+
+		return (below(&p->rng, k) + 1) * p->len_step[d];
 	}
 	return p->bs[d];
 }
@@ -232,7 +242,7 @@ static uint64_t dist_block(struct sb_pattern *p, int d, uint64_t n)
 	if (rank >= (double)n)
 		rank = (double)(n - 1);
 	/* fio's center moves where the hottest block sits. */
-	return (spread((uint64_t)rank, n) +
+	return ((p->ranked ? (uint64_t)rank : spread((uint64_t)rank, n)) +
 		(r->center > 0 ? (uint64_t)(r->center * (double)n) : 0)) %
 	       n;
 }
@@ -246,6 +256,50 @@ void sb_pattern_pct_random(struct sb_pattern *p,
 		if (pct[d] < 100)
 			p->use_map = 0;
 	}
+}
+
+void sb_pattern_trim(struct sb_pattern *p, int mode)
+{
+	p->trim_mode = mode;
+	if (mode)
+		p->use_map = p->random;
+}
+
+void sb_pattern_modifier(struct sb_pattern *p, int64_t mod, int identical)
+{
+	if (p->random) {
+		/* randread:1 is plain randread, as in fio. */
+		p->rand_every = mod > 1 ? (uint64_t)mod : 0;
+		p->rand_identical = identical;
+		if (p->rand_every)
+			p->use_map = 0;
+	} else {
+		p->seq_add = mod;
+	}
+}
+
+void sb_pattern_align(struct sb_pattern *p, const uint64_t ba[SB_DDIR_COUNT],
+		      int unaligned)
+{
+	for (int d = 0; d < SB_DDIR_COUNT; d++) {
+		if (!ba[d] || ba[d] == p->align[d])
+			continue;
+		p->align[d] = ba[d];
+		p->nblocks[d] = p->span >= p->bs[d]
+					? (p->span - p->bs[d]) / ba[d] + 1
+					: 0;
+		/* The map's grid is the block size, not this one. */
+		p->use_map = 0;
+	}
+	p->unaligned = unaligned;
+}
+
+uint64_t sb_pattern_pick(struct sb_pattern *p, uint64_t n)
+{
+	if (n <= 1)
+		return 0;
+	p->ranked = 1;
+	return p->dist ? dist_block(p, SB_DDIR_READ, n) : below(&p->rng, n);
 }
 
 void sb_pattern_norandommap(struct sb_pattern *p)
@@ -292,12 +346,125 @@ void sb_pattern_limits(struct sb_pattern *p, uint64_t loops, uint64_t max_ios)
 
 static enum sb_ddir pick_ddir(struct sb_pattern *p)
 {
+	if (p->trim_mode)
+		return SB_DDIR_TRIM;
 	if (p->read_pct >= 100)
 		return SB_DDIR_READ;
 	if (p->read_pct <= 0)
 		return SB_DDIR_WRITE;
 	return below(&p->rng, 100) < (uint64_t)p->read_pct ? SB_DDIR_READ
 							   : SB_DDIR_WRITE;
+}
+
+/* The next sequential offset of a direction, after seq_add's hole (or
+ * step back); wraps at either end of the region. */
+static uint64_t seq_next(struct sb_pattern *p, uint64_t len)
+{
+	uint64_t off;
+	int64_t next;
+
+	if (p->seq_off + len > p->span)
+		p->seq_off = 0;
+	off = p->seq_off;
+	next = (int64_t)(off + len) + p->seq_add;
+	if (next < 0)
+		next = (int64_t)((p->span - len) / len * len);
+	p->seq_off = (uint64_t)next;
+	return off;
+}
+
+/* Whether this I/O of a random job continues from the previous one of its
+ * direction instead of drawing an offset: percentage_random, or the I/Os
+ * between new offsets of rw=randread:N. */
+static int continues(struct sb_pattern *p, int d)
+{
+	if (p->rand_every) {
+		int cont = p->since_rand != 0;
+
+		p->since_rand = (p->since_rand + 1) % p->rand_every;
+		return cont;
+	}
+	return p->pct_random[d] < 100 &&
+	       below(&p->rng, 100) >= (uint64_t)p->pct_random[d];
+}
+
+int sb_pattern_ready(struct sb_pattern *p)
+{
+	uint64_t unit = UINT64_MAX;
+
+	if (!p->use_map || !p->varsizes)
+		return 0;
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		if (p->nblocks[d] && p->align[d] < unit)
+			unit = p->align[d];
+	if (unit == UINT64_MAX || p->span / unit == 0) {
+		p->use_map = 0;
+		return 0;
+	}
+	p->vunit = unit;
+	p->vmap_n = p->span / unit;
+	p->vmap = calloc((p->vmap_n + 63) / 64, sizeof(*p->vmap));
+	if (!p->vmap) {
+		p->use_map = 0;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void sb_pattern_free(struct sb_pattern *p)
+{
+	free(p->vmap);
+	p->vmap = NULL;
+}
+
+static int vmap_taken(const struct sb_pattern *p, uint64_t b)
+{
+	return (p->vmap[b / 64] >> (b % 64)) & 1;
+}
+
+/*
+ * fio's random map with varying block sizes: a random block not yet done
+ * starts the I/O, which is cut short where it would reach a done block,
+ * so each loop writes every byte once. *len may shrink; UINT64_MAX: every
+ * block is done.
+ */
+static uint64_t vmap_offset(struct sb_pattern *p, uint64_t *len)
+{
+	uint64_t b, n, want = (*len + p->vunit - 1) / p->vunit;
+
+	do {
+		if (!p->map_left && p->vmap_started)
+			return UINT64_MAX; /* a whole permutation, all done */
+		p->vmap_started = 1;
+		b = map_next(p, p->vmap_n);
+	} while (vmap_taken(p, b));
+	for (n = 0; n < want && b + n < p->vmap_n && !vmap_taken(p, b + n); n++)
+		p->vmap[(b + n) / 64] |= 1ULL << ((b + n) % 64);
+	if (n * p->vunit < *len)
+		*len = n * p->vunit;
+	return b * p->vunit;
+}
+
+static uint64_t random_offset(struct sb_pattern *p, int d, uint64_t *lenp)
+{
+	uint64_t len = *lenp;
+
+	if (continues(p, d)) {
+		uint64_t off = p->last_end[d];
+
+		if (p->rand_identical)
+			off -= p->last_len[d];
+		if (off + len > p->span)
+			off = 0;
+		return off;
+	}
+	if (p->dist)
+		return dist_block(p, d, p->nblocks[d]) * p->align[d];
+	if (p->vmap)
+		return vmap_offset(p, lenp);
+	if (p->use_map)
+		return map_next(p, p->nblocks[d]) * p->bs[d];
+	return below(&p->rng, p->nblocks[d]) * p->align[d];
 }
 
 int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
@@ -307,6 +474,16 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 
 	if (!p->ios_left)
 		return SB_GEN_END;
+	memset(s, 0, sizeof(*s));
+	if (p->tw_pending) {
+		/* trimwrite: the block just trimmed is written next. */
+		p->tw_pending = 0;
+		s->ddir = SB_DDIR_WRITE;
+		s->offset = p->tw_off;
+		s->length = p->tw_len;
+		p->ios_left--;
+		return 0;
+	}
 	if (p->issued >= p->limit) {
 		/* A new loop starts over from the region's start. */
 		if (p->loops_left)
@@ -316,6 +493,11 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 		p->issued = 0;
 		p->seq_off = 0;
 		p->map_left = 0;
+		if (p->vmap) {
+			memset(p->vmap, 0,
+			       (p->vmap_n + 63) / 64 * sizeof(*p->vmap));
+			p->vmap_started = 0;
+		}
 	}
 	d = pick_ddir(p);
 	if (!p->nblocks[d])
@@ -323,33 +505,27 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 	len = pick_len(p, d);
 	if (p->limit - p->issued < len)
 		len = p->limit - p->issued;
-	if (p->random && p->pct_random[d] < 100 &&
-	    below(&p->rng, 100) >= (uint64_t)p->pct_random[d]) {
-		uint64_t off = p->last_end[d];
+	if (p->random) {
+		uint64_t off = random_offset(p, d, &len);
 
-		if (off + len > p->span)
-			off = 0;
+		if (off == UINT64_MAX) {
+			/* The map is full before the limit: the loop ends. */
+			p->issued = p->limit;
+			return sb_pattern_next(p, s);
+		}
 		s->offset = p->base + off;
-	} else if (p->dist) {
-		s->offset =
-			p->base + dist_block(p, d, p->nblocks[d]) * p->align[d];
-	} else if (p->use_map) {
-		s->offset = p->base + map_next(p, p->nblocks[d]) * p->bs[d];
-	} else if (p->random) {
-		s->offset =
-			p->base + below(&p->rng, p->nblocks[d]) * p->align[d];
-	} else {
-		if (p->seq_off + len > p->span)
-			p->seq_off = 0;
-		s->offset = p->base + p->seq_off;
-		p->seq_off += len;
-	}
+	} else
+		s->offset = p->base + seq_next(p, len);
 	s->ddir = d;
-	s->file = 0;
 	s->length = len;
 	p->last_end[d] = s->offset - p->base + len;
-	s->think_ns = 0;
+	p->last_len[d] = len;
 	p->issued += len;
 	p->ios_left--;
+	if (p->trim_mode == SB_PAT_TRIMWRITE) {
+		p->tw_pending = 1;
+		p->tw_off = s->offset;
+		p->tw_len = len;
+	}
 	return 0;
 }

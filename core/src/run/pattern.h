@@ -34,7 +34,8 @@ struct sb_pattern {
 	 * offsets then align to the direction's smallest size. */
 	const struct sb_bssplit *split; /* the job's, outlives the pattern */
 	struct sb_range range[SB_DDIR_COUNT];
-	uint64_t align[SB_DDIR_COUNT];
+	uint64_t align[SB_DDIR_COUNT];	  /* step of random offsets */
+	uint64_t len_step[SB_DDIR_COUNT]; /* step of bsrange sizes */
 	/* random_distribution other than uniform (the job's; outlives p),
 	 * with zipf's precomputed constants. */
 	const struct sb_randdist *dist;
@@ -44,6 +45,30 @@ struct sb_pattern {
 	 * offset of their direction. */
 	int pct_random[SB_DDIR_COUNT];
 	uint64_t last_end[SB_DDIR_COUNT];
+	uint64_t last_len[SB_DDIR_COUNT];
+	/* Trim patterns: every I/O a trim, or each trim followed by a write
+	 * of the same block (trimwrite). */
+	int trim_mode;
+	int tw_pending;
+	uint64_t tw_off, tw_len;
+	/* rw=...:N. Random: a new random offset every rand_every I/Os, the
+	 * others continue from the last (or repeat it: rand_identical).
+	 * Sequential: seq_add bytes skipped (or stepped back) after each. */
+	uint64_t rand_every, since_rand;
+	int rand_identical;
+	int64_t seq_add;
+	int unaligned; /* bs_unaligned: bsrange sizes of any byte count */
+	int ranked;    /* sb_pattern_pick: rank 0 is item 0, not spread */
+	/* The random map with varying sizes: a bit per vunit bytes. */
+	int varsizes;
+	uint64_t *vmap, vmap_n, vunit;
+	int vmap_started;
+};
+
+enum sb_pattern_trim {
+	SB_PAT_NO_TRIM = 0,
+	SB_PAT_TRIM = 1,      /* trim, randtrim */
+	SB_PAT_TRIMWRITE = 2, /* trimwrite, randtrimwrite */
 };
 
 /* span and limit in bytes; bs per direction; read_pct 0..100. */
@@ -68,6 +93,28 @@ void sb_pattern_dist(struct sb_pattern *p, const struct sb_randdist *dist);
 /* percentage_random per direction (0..100). */
 void sb_pattern_pct_random(struct sb_pattern *p,
 			   const int64_t pct[SB_DDIR_COUNT]);
+
+/* Trim patterns (enum sb_pattern_trim); the trims use bs[SB_DDIR_TRIM]. */
+void sb_pattern_trim(struct sb_pattern *p, int mode);
+
+/* rw=...:mod, with rw_sequencer=identical when identical is set. */
+void sb_pattern_modifier(struct sb_pattern *p, int64_t mod, int identical);
+
+/* blockalign per direction (0: keep the default, the smallest size), and
+ * bs_unaligned. */
+void sb_pattern_align(struct sb_pattern *p, const uint64_t ba[SB_DDIR_COUNT],
+		      int unaligned);
+
+/* Item b of n drawn from the pattern's random_distribution, rank 0 first
+ * (not spread over the items), for callers that pick among other things
+ * than blocks (file_service_type). */
+uint64_t sb_pattern_pick(struct sb_pattern *p, uint64_t n);
+
+/* After the other calls: the bitmap a random map over varying block sizes
+ * needs. 0, or -ENOMEM (the pattern then runs without a map). */
+int sb_pattern_ready(struct sb_pattern *p);
+/* Free what sb_pattern_ready allocated; p can then be set up again. */
+void sb_pattern_free(struct sb_pattern *p);
 
 /* norandommap: random offsets drawn independently, with repeats. */
 void sb_pattern_norandommap(struct sb_pattern *p);

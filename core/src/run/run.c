@@ -120,7 +120,11 @@ static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
 					pthread_mutex_lock(&sig.lock);
 					rj->started = 1;
 					pthread_mutex_unlock(&sig.lock);
-					sb_runjob_start(rj);
+					/* After a stop (a signal, exitall)
+					 * the jobs left end unrun, reported
+					 * empty. */
+					if (!sb_stopping(ctx))
+						sb_runjob_start(rj);
 				}
 			}
 			i = next_done(&sig, jobs, first, end);

@@ -8,6 +8,7 @@
 
 #include "../loader/loader.h"
 #include "../util/str.h"
+#include "devguard.h"
 
 static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 {
@@ -18,31 +19,20 @@ static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 		 msg);
 }
 
-/* fio's naming for a clone's own file: <job>.<clone>.<file>. */
-static int target_path(struct sb_runjob *rj, unsigned idx, char *buf,
-		       size_t len)
-{
-	char name[PATH_MAX];
-
-	if (rj->opts.filename)
-		return sb_strlcpy(buf, rj->opts.filename, len) < len ? 0 : -1;
-	snprintf(name, sizeof(name), "%s.%u.0", rj->def->name, idx);
-	return sb_join_path(buf, len,
-			    rj->opts.directory ? rj->opts.directory : ".", name,
-			    "")
-		       ? 0
-		       : -1;
-}
-
+/* fio lays files out before a job that reads them (so reads read real
+ * data) or that asks to overwrite allocated blocks. */
 static int needs_layout(const struct sb_runjob *rj)
 {
-	if (rj->eops->flags & SB_ENGINE_NO_FILES || !rj->opts.size.bytes)
+	const struct sb_job_opts *o = &rj->opts;
+
+	if (rj->eops->flags & SB_ENGINE_NO_FILES || o->create_on_open ||
+	    (!o->size.bytes && !rj->cfg.filesize.max) || o->verify_only)
 		return 0;
-	return rj->gen || sb_rw_read_pct(&rj->opts) > 0;
+	return rj->gen || sb_rw_uses(o, SB_DDIR_READ) || o->overwrite;
 }
 
-/* Reads of a new file must read real data, so write it out first, as fio
- * does; a shared filename is laid out once. */
+/* Lay out each clone's files before any clone starts; files named by
+ * filename= are shared and laid out once. */
 static int lay_out(struct sb_runjob *rj)
 {
 	struct sb_worker *lw;
@@ -54,19 +44,18 @@ static int lay_out(struct sb_runjob *rj)
 	if (!lw)
 		return -ENOMEM;
 	for (unsigned i = 0; i < rj->job.numjobs && !rc; i++) {
-		if (i && rj->opts.filename)
+		if (i && rj->cfg.nnames)
 			break;
 		memset(lw, 0, sizeof(*lw));
 		lw->rj = rj;
 		lw->idx = i;
 		lw->layout = 1;
-		memcpy(lw->path, rj->workers[i].path, sizeof(lw->path));
 		rc = sb_worker_run(lw);
 		if (rc) {
 			char msg[SB_ERRMSG_MAX];
 
-			snprintf(msg, sizeof(msg), "laying out %s: %s",
-				 lw->path, lw->errmsg);
+			snprintf(msg, sizeof(msg), "laying out: %s",
+				 lw->errmsg);
 			job_fail(rj, rc, msg);
 		}
 		sb_worker_free(lw);
@@ -75,12 +64,45 @@ static int lay_out(struct sb_runjob *rj)
 	return rc;
 }
 
+/* A write job refuses a block device that holds somebody's data. */
+static int guard_devices(struct sb_runjob *rj)
+{
+	char why[512];
+	int rc;
+
+	if (rj->opts.allow_mounted_write || !rj->cfg.nnames ||
+	    (!sb_rw_uses(&rj->opts, SB_DDIR_WRITE) &&
+	     !sb_rw_uses(&rj->opts, SB_DDIR_TRIM)))
+		return 0;
+	for (unsigned i = 0; i < rj->cfg.nnames; i++) {
+		rc = sb_devguard_check(rj->cfg.names[i], why, sizeof(why));
+		if (rc > 0) {
+			char msg[SB_ERRMSG_MAX];
+
+			snprintf(msg, sizeof(msg),
+				 "refusing to write: %s (set "
+				 "allow_mounted_write=1 to write anyway)",
+				 why);
+			job_fail(rj, -EBUSY, msg);
+			return -EBUSY;
+		}
+		if (rc < 0) {
+			job_fail(rj, rc, why);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 static void *worker_main(void *arg)
 {
 	struct sb_worker *w = arg;
 	struct sb_runjob *rj = w->rj;
 
 	sb_worker_run(w);
+	/* exitall: the first clone of such a job to end stops the run. */
+	if (rj->opts.exitall)
+		atomic_store(&rj->ctx->stop, 1);
 	if (atomic_fetch_sub(&rj->live, 1) == 1 && rj->done_signal) {
 		pthread_mutex_lock(&rj->done_signal->lock);
 		pthread_cond_broadcast(&rj->done_signal->cond);
@@ -106,12 +128,9 @@ void sb_runjob_start(struct sb_runjob *rj)
 	for (unsigned i = 0; i < n; i++) {
 		rj->workers[i].rj = rj;
 		rj->workers[i].idx = i;
-		if (target_path(rj, i, rj->workers[i].path,
-				sizeof(rj->workers[i].path))) {
-			job_fail(rj, -ENAMETOOLONG, "file name too long");
-			return;
-		}
 	}
+	if (guard_devices(rj))
+		return;
 	if (rj->eops->setup) {
 		rc = rj->eops->setup(&rj->menv);
 		if (rc) {

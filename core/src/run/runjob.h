@@ -20,12 +20,50 @@
 #include "../stats/acc.h"
 #include "handle.h"
 #include "jobopts.h"
+#include "../options/data_pattern.h"
+#include "../options/errpolicy.h"
+#include "../verify/verify.h"
+#include "buffers.h"
+#include "cpus.h"
 #include "pattern.h"
 
 struct sb_plugin;
 struct sb_loader;
 
 struct sb_run_signal;
+
+enum sb_svc {
+	SB_SVC_ROUNDROBIN,
+	SB_SVC_SEQUENTIAL,
+	SB_SVC_RANDOM,
+	SB_SVC_DIST, /* zipf, pareto, normal */
+};
+
+/* What prepare settles from the options, for the workers to read. */
+struct sb_job_cfg {
+	int svc;	/* enum sb_svc */
+	uint64_t svc_n; /* I/Os per pick */
+	struct sb_randdist svc_dist;
+	int trim_mode; /* enum sb_pattern_trim */
+	int read_back; /* verify: a read phase after the writes */
+	struct sb_verify_cfg vcfg;
+	unsigned char vpattern[SB_DATA_PATTERN_MAX];
+	struct sb_buf_cfg bcfg;
+	unsigned char bpattern[SB_DATA_PATTERN_MAX];
+	int coe; /* continue_on_error bits */
+	struct sb_ignerr ignerr;
+	struct sb_cpus *cpus; /* NULL: no binding */
+	/* filename= as a list (shared by the clones), else NULL; and the
+	 * directories of directory=a:b. Strings live in names_buf/dirs_buf. */
+	const char **names;
+	unsigned nnames;
+	char *names_buf;
+	const char **dirs;
+	unsigned ndirs;
+	char *dirs_buf;
+	int sync_ddir; /* SB_DDIR_DATASYNC, or SYNC for an ABI 1.0 engine */
+	struct sb_range filesize; /* max 0: not set */
+};
 
 struct sb_runjob {
 	struct sb_ctx *ctx;
@@ -40,6 +78,7 @@ struct sb_runjob {
 	void *gen_opts;
 	struct sb_facts facts;
 	unsigned groupid;
+	struct sb_job_cfg cfg;
 
 	/* Results, filled by sb_runjob_wait(); allocated when the job starts,
 	 * as a prepared job waiting its turn needs no histograms. */
@@ -69,41 +108,108 @@ struct sb_run_signal {
 	pthread_cond_t cond;
 };
 
-/* One clone of a job: a thread, its engine instance, its file, its stats. */
+/* One clone of a job: a thread, its engine instance, its files, its stats. */
 struct sb_ioslot {
 	struct sb_io io;
 	uint64_t issue_ns;
 	uint64_t submit_ns;
 	uint64_t intended_ns; /* when a rate cap scheduled it; 0: none */
+	uint64_t vseed;	      /* verify: the write this read checks */
+	int verify;	      /* a read whose data is checked */
+};
+
+/* One file of a worker. */
+struct sb_wfile {
+	struct sb_file f;
+	char *path;	     /* f.path; owned here */
+	uint64_t size_share; /* bytes of the file the job covers; 0: as found */
+	uint64_t io_share;   /* bytes of I/O per loop; 0: the region */
+	struct sb_pattern pat;
+	int open;	 /* open_file succeeded; close owed */
+	int state;	 /* enum sb_wfile_state */
+	uint64_t writes; /* since the last sync of the file */
+	/* verify: per block of the region, 1 + the index of its latest
+	 * write, so a replayed write later overwritten is not checked. */
+	uint64_t *last_write;
+	uint64_t lw_base, lw_step, lw_n;
+};
+
+enum sb_wfile_state {
+	SB_WF_IDLE = 0, /* not planned in this phase */
+	SB_WF_ACTIVE,	/* planned, in the active set */
+	SB_WF_DONE,	/* its pattern ended in this phase */
+};
+
+/* What a worker's I/O loop is doing. */
+enum sb_phase {
+	SB_PH_LAYOUT,  /* write new files out before the job; unmeasured */
+	SB_PH_PREREAD, /* pre_read: read the regions once; unmeasured */
+	SB_PH_MAIN,    /* the job */
+	SB_PH_VERIFY,  /* read back what the job wrote and check it */
+};
+
+/* verify_backlog: the latest writes, checked after every N. */
+struct sb_vrec {
+	unsigned file;
+	uint64_t offset, length, seed, index;
 };
 
 struct sb_worker {
 	struct sb_runjob *rj;
 	unsigned idx;
-	int layout; /* lay the file out; measure nothing */
+	int layout; /* lay the files out; measure nothing */
+	int phase;  /* enum sb_phase */
 	pthread_t thread;
 	struct sb_handle eh, gh;
 	struct sb_env eenv, genv;
 	void *estate, *gstate;
 	int gen_live; /* generator init succeeded: cleanup is owed */
-	struct sb_file file;
-	char path[PATH_MAX];
-	struct sb_pattern pat;
-	unsigned depth;
+
+	/* Files and the service of file_service_type. */
+	struct sb_wfile *files;
+	unsigned nfiles, maxopen, nopen;
+	unsigned *active, nactive;
+	unsigned cur;		 /* index into active */
+	uint64_t cur_left;	 /* I/Os left before the next pick */
+	int svc_started;	 /* a pick was made in this phase */
+	uint64_t svc_rng;	 /* random file picks */
+	struct sb_pattern fpick; /* zipf/pareto/normal file picks */
+	unsigned next_fresh;	 /* next file not yet planned in this phase */
+	int budgeted;		 /* the phase ends on budget (skewed service) */
+	uint64_t budget;	 /* bytes the phase has left */
+
+	unsigned depth, inflight;
 	struct sb_ioslot *slots;
 	struct sb_ioslot **free_slots, **queued;
 	unsigned nfree;
 	void *bufs;
+	uint64_t buf_bytes; /* per slot */
+	struct sb_buf_state bst;
 	uint64_t start_ns, end_ns; /* of the measured run, after ramp_time */
 	uint64_t ramp_end_ns;	   /* completions before it are not counted */
-	uint64_t writes;	   /* toward fsync=N */
-	int sync_due, end_synced;
-	FILE *iolog; /* write_iolog, or NULL */
+	uint64_t ios_left;	   /* number_ios budget */
+	int sync_due;		   /* a sync of sync_file goes next */
+	unsigned sync_file;
+	unsigned end_sync_next; /* end_fsync: next file to sync */
+	int full;		/* fill_device: ENOSPC seen */
+	FILE *iolog;		/* write_iolog, or NULL */
 	/* Rate caps: when each direction's next I/O is due (ns), and the
 	 * state of poisson arrivals. thinktime: I/Os since the last pause. */
 	double due_ns[SB_DDIR_COUNT];
 	uint64_t pace_rng;
 	uint64_t since_think;
+	/* rate_min/rate_iops_min: what the current rate_cycle has done. */
+	uint64_t cycle_start_ns;
+	uint64_t cycle_bytes[SB_DDIR_COUNT], cycle_ios[SB_DDIR_COUNT];
+	/* verify: writes issued in the main phase (their index), specs the
+	 * stream gave, and verify_backlog's ring. */
+	uint64_t nwrites, nspecs, replay_left;
+	struct sb_vrec *backlog;
+	unsigned nbacklog, backlog_next;
+	int backlog_due, backlog_started;
+	uint64_t verified, verify_bad;
+	char vfirst[SB_ERRMSG_MAX]; /* the first bad block, as said */
+	uint64_t err_logged;
 	struct rusage ru_start, ru_end;
 	int error;
 	char errmsg[SB_ERRMSG_MAX];

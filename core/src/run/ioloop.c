@@ -1,0 +1,333 @@
+/*
+ * The I/O loop of a phase: keep iodepth I/Os in flight (within
+ * iodepth_batch, iodepth_batch_complete and iodepth_low), measure every
+ * completion into the worker's own accumulators (no locks on this path),
+ * check verify reads, and apply the job's error policy.
+ */
+#include "worker.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const char *const ddir_names[] = {"read", "write", "trim",
+					 "",	 "sync",  "datasync"};
+
+/* After this many, further non-fatal errors are only counted. */
+#define SB_ERRORS_LOGGED 10
+
+static uint64_t now_ns(void)
+{
+	return sb_host_services.now_ns();
+}
+
+/* A failed I/O or verify: fatal, or said (the first few) and counted. */
+static int policy(struct sb_worker *w, int kind, int err, const char *msg)
+{
+	const struct sb_job_cfg *c = &w->rj->cfg;
+
+	if (kind == 2 && w->rj->opts.verify_fatal)
+		return sb_wfail(w, -err, "%s", msg);
+	if (!sb_err_is_nonfatal(c->coe, &c->ignerr, kind, err))
+		return sb_wfail(w, -err, "%s", msg);
+	if (w->err_logged < SB_ERRORS_LOGGED)
+		sb_log(w->rj->ctx, SB_LOG_WARN, NULL,
+		       "job %s: %s (the job goes on)%s", w->rj->def->name, msg,
+		       w->err_logged + 1 == SB_ERRORS_LOGGED
+			       ? "; further errors are counted, not shown"
+			       : "");
+	w->err_logged++;
+	return 0;
+}
+
+static int io_error(struct sb_worker *w, const struct sb_io *io)
+{
+	char why[128], msg[SB_ERRMSG_MAX];
+	int err = io->result < 0 ? (int)-io->result : EIO;
+
+	if (io->result < 0)
+		snprintf(why, sizeof(why), "%s", strerror(err));
+	else
+		snprintf(why, sizeof(why), "short %s: %lld of %llu bytes",
+			 ddir_names[io->ddir], (long long)io->result,
+			 (unsigned long long)io->length);
+	snprintf(msg, sizeof(msg),
+		 "%s error on %s at offset %llu, length %llu: %s",
+		 ddir_names[io->ddir], io->file->path,
+		 (unsigned long long)io->offset, (unsigned long long)io->length,
+		 why);
+	return policy(w, io->ddir == SB_DDIR_READ ? 0 : 1, err, msg);
+}
+
+static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
+{
+	char why[512], msg[SB_ERRMSG_MAX];
+
+	w->verified++;
+	if (!sb_verify_check(&w->rj->cfg.vcfg, s->io.buf, s->io.length,
+			     s->io.offset, s->vseed, why, sizeof(why)))
+		return 0;
+	snprintf(msg, sizeof(msg), "verify failed on %s: %s", s->io.file->path,
+		 why);
+	w->dir[SB_DDIR_READ].errors++;
+	if (!w->verify_bad++)
+		snprintf(w->vfirst, sizeof(w->vfirst), "%s", msg);
+	return policy(w, 2, EILSEQ, msg);
+}
+
+/* rate_min/rate_iops_min, over each rate_cycle of the main phase. */
+static void check_min_rate(struct sb_worker *w, uint64_t now)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	uint64_t el;
+
+	if (!w->cycle_start_ns) {
+		w->cycle_start_ns = now;
+		return;
+	}
+	el = now - w->cycle_start_ns;
+	if (el < o->ratecycle_ns)
+		return;
+	for (int d = 0; d < SB_DDIR_COUNT; d++) {
+		double bps = (double)w->cycle_bytes[d] * 1e9 / (double)el;
+		double iops = (double)w->cycle_ios[d] * 1e9 / (double)el;
+
+		if (o->rate_min[d] && bps < (double)o->rate_min[d])
+			sb_wfail(
+				w, -ETIMEDOUT,
+				"rate_min=%llu not met: %s ran at %.0f bytes/s "
+				"over the last %llu ms",
+				(unsigned long long)o->rate_min[d],
+				ddir_names[d], bps,
+				(unsigned long long)(el / 1000000));
+		else if (o->rate_iops_min[d] > 0 &&
+			 iops < (double)o->rate_iops_min[d])
+			sb_wfail(w, -ETIMEDOUT,
+				 "rate_iops_min=%lld not met: %s ran at %.0f "
+				 "IOPS over the last %llu ms",
+				 (long long)o->rate_iops_min[d], ddir_names[d],
+				 iops, (unsigned long long)(el / 1000000));
+		w->cycle_bytes[d] = 0;
+		w->cycle_ios[d] = 0;
+	}
+	w->cycle_start_ns = now;
+}
+
+static int has_min_rate(const struct sb_job_opts *o)
+{
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		if (o->rate_min[d] || o->rate_iops_min[d] > 0)
+			return 1;
+	return 0;
+}
+
+static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
+		    int async)
+{
+	const struct sb_io *io = &s->io;
+	struct sb_dir_acc *d;
+
+	if (io->ddir >= SB_DDIR_COUNT)
+		return io->result < 0 ? io_error(w, io) : 0;
+	d = &w->dir[io->ddir];
+	if (io->result < 0 || (uint64_t)io->result != io->length) {
+		/* fill_device: a full device ends the job, as planned. */
+		if (w->rj->opts.fill_device && io->ddir == SB_DDIR_WRITE &&
+		    (io->result == -ENOSPC || io->result >= 0)) {
+			w->full = 1;
+			return 0;
+		}
+		d->errors++;
+		return io_error(w, io);
+	}
+	if (w->phase == SB_PH_LAYOUT || w->phase == SB_PH_PREREAD ||
+	    now < w->ramp_end_ns)
+		return s->verify ? verify_read(w, s) : 0;
+	d->ios++;
+	d->bytes += io->length;
+	sb_lat_add(&d->lat, now - s->issue_ns);
+	if (async) {
+		sb_lat_add(&d->slat, s->submit_ns - s->issue_ns);
+		sb_lat_add(&d->clat, now - s->submit_ns);
+	} else {
+		sb_lat_add(&d->clat, now - s->issue_ns);
+	}
+	if (w->phase == SB_PH_MAIN && has_min_rate(&w->rj->opts)) {
+		w->cycle_bytes[io->ddir] += io->length;
+		w->cycle_ios[io->ddir]++;
+		check_min_rate(w, now);
+	}
+	/* Checked after it is counted: a bad block was still read. */
+	return s->verify ? verify_read(w, s) : 0;
+}
+
+static void return_slot(struct sb_worker *w, struct sb_ioslot *s)
+{
+	w->free_slots[w->nfree++] = s;
+}
+
+static struct sb_ioslot *slot_of(struct sb_io *io)
+{
+	return (struct sb_ioslot *)((char *)io -
+				    offsetof(struct sb_ioslot, io));
+}
+
+/* Reap min..max completions (min 0 polls); t is when they were seen. */
+static int reap(struct sb_worker *w, unsigned min, unsigned max, uint64_t *t)
+{
+	const struct sb_engine_ops *ops = w->rj->eops;
+	int n;
+
+	if (min > w->inflight)
+		min = w->inflight;
+	if (max > w->inflight)
+		max = w->inflight;
+	n = ops->getevents(&w->eenv, min, max, 0);
+	if (n < 0)
+		return sb_whook_failed(w, &w->eh, n, "getevents");
+	if ((n == 0 && min) || (unsigned)n > max)
+		return sb_wfail(w, -EPROTO, "%s getevents returned %d of %u",
+				w->eh.who, n, w->inflight);
+	*t = now_ns();
+	for (int i = 0; i < n; i++) {
+		struct sb_io *io = ops->event(&w->eenv, (unsigned)i);
+
+		if (!io)
+			return sb_wfail(w, -EPROTO,
+					"%s event(%d) returned NULL", w->eh.who,
+					i);
+		w->inflight--;
+		complete(w, slot_of(io), *t, 1);
+		return_slot(w, slot_of(io));
+	}
+	return w->error;
+}
+
+static void commit_queued(struct sb_worker *w, unsigned *nqueued)
+{
+	const struct sb_engine_ops *ops = w->rj->eops;
+	uint64_t t;
+	int c;
+
+	if (!*nqueued)
+		return;
+	c = ops->commit ? ops->commit(&w->eenv) : 0;
+	if (c < 0)
+		sb_whook_failed(w, &w->eh, c, "commit");
+	t = now_ns();
+	while (*nqueued)
+		w->queued[--*nqueued]->submit_ns = t;
+}
+
+static unsigned bound(int64_t v, unsigned dflt, unsigned depth)
+{
+	unsigned u = v > 0 ? (unsigned)v : dflt;
+
+	return u > depth ? depth : u;
+}
+
+/* Queue one I/O; 1 when the loop must stop filling (busy), else 0. */
+static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
+		 struct sb_ioslot **pending, uint64_t deadline, int *end)
+{
+	const struct sb_engine_ops *ops = w->rj->eops;
+	uint64_t t;
+	int q;
+
+	s->io.result = 0;
+	s->io.engine_data = 0;
+	/* A capped I/O's latency counts from when it was due, so a stalled
+	 * device cannot hide behind the cap. */
+	s->issue_ns = s->intended_ns ? s->intended_ns : now_ns();
+	q = ops->queue(&w->eenv, &s->io);
+	if (q == SB_Q_COMPLETED) {
+		t = now_ns();
+		complete(w, s, t, 0);
+		return_slot(w, s);
+		if (t >= deadline || sb_stopping(w->rj->ctx))
+			*end = 1;
+	} else if (q == SB_Q_QUEUED) {
+		w->queued[(*nqueued)++] = s;
+		w->inflight++;
+	} else if (q == SB_Q_BUSY && w->inflight) {
+		*pending = s;
+		return 1;
+	} else {
+		return_slot(w, s);
+		sb_whook_failed(w, &w->eh, q < 0 ? q : -EPROTO, "queue");
+	}
+	return 0;
+}
+
+int sb_io_loop(struct sb_worker *w)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	struct sb_ioslot *pending = NULL;
+	unsigned nqueued = 0, depth = w->depth;
+	/* fio's defaults: submit each I/O at once, wait for one, take up to
+	 * iodepth, refill as soon as there is room. */
+	unsigned batch =
+		o->iodepth_batch ? bound(o->iodepth_batch, 1, depth) : depth;
+	unsigned cmin = o->iodepth_batch_complete_min > 0
+				? bound(o->iodepth_batch_complete_min, 1, depth)
+				: 0;
+	unsigned cmax = bound(o->iodepth_batch_complete_max, depth, depth);
+	unsigned low = bound(o->iodepth_low, depth, depth);
+	uint64_t deadline = UINT64_MAX, t;
+	int end = 0, draining = 0, wait = 0;
+
+	if (w->phase == SB_PH_MAIN && o->runtime_ns)
+		deadline = w->ramp_end_ns + o->runtime_ns;
+	if (w->phase != SB_PH_MAIN)
+		batch = cmin = 1, low = depth;
+	while (!w->error) {
+		if (draining && w->inflight <= low)
+			draining = 0;
+		wait = 0;
+		while (!end && !w->error && !draining && w->inflight < depth) {
+			struct sb_ioslot *s = pending;
+			int g;
+
+			if (!s) {
+				s = w->free_slots[--w->nfree];
+				g = sb_stream_next(w, s);
+				if (g) {
+					return_slot(w, s);
+					if (g == SB_STREAM_WAIT)
+						wait = 1;
+					else
+						end = 1;
+					break;
+				}
+				sb_stream_fill(w, s);
+			}
+			pending = NULL;
+			if (issue(w, s, &nqueued, &pending, deadline, &end))
+				break;
+			if (nqueued >= batch)
+				commit_queued(w, &nqueued);
+		}
+		commit_queued(w, &nqueued);
+		if (w->inflight >= depth && low < depth)
+			draining = 1;
+		if (!w->inflight) {
+			if (end)
+				break;
+			continue;
+		}
+		if (reap(w, wait || end ? 1 : cmin, cmax, &t) == 0 &&
+		    (t >= deadline || sb_stopping(w->rj->ctx)))
+			end = 1;
+	}
+	/* After an error, still collect what is in flight: the engine must not
+	 * be left holding buffers we are about to free. */
+	while (w->inflight) {
+		unsigned before = w->inflight;
+
+		reap(w, 1, w->inflight, &t);
+		if (w->inflight == before)
+			break; /* the engine gives nothing back: stop asking */
+	}
+	if (pending)
+		return_slot(w, pending);
+	return w->error;
+}

@@ -1,0 +1,131 @@
+/*
+ * What a file's pattern is in each phase: the layout's appending writes,
+ * pre_read's one sequential read, or the job's own pattern (which the
+ * verify phase replays from the same seeds).
+ */
+#include "worker.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+/* fill_device: a file grows until ENOSPC ends the job; a device is as big
+ * as it is. */
+#define SB_FILL_SPAN (1ULL << 62)
+
+static uint64_t fill_span(const struct sb_wfile *f)
+{
+	struct stat st;
+
+	if (stat(f->path, &st) == 0 && S_ISBLK(st.st_mode))
+		return f->f.real_size;
+	return SB_FILL_SPAN;
+}
+
+static int plan_job(struct sb_worker *w, struct sb_wfile *f, unsigned i,
+		    uint64_t base, uint64_t span)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	uint64_t seed = (uint64_t)o->randseed * 0x9e37ULL + w->idx +
+			((uint64_t)i << 40);
+	uint64_t limit = f->io_share;
+	struct sb_pattern *p = &f->pat;
+
+	if (!limit)
+		limit = o->io_size.pct > 0 ? (uint64_t)((double)span *
+							o->io_size.pct / 100.0)
+					   : span;
+	sb_pattern_init(p, seed, base, span, limit, o->bs, sb_rw_read_pct(o),
+			sb_rw_is_random(&o->rw),
+			o->time_based || sb_wfiles_skewed(w));
+	sb_pattern_limits(p, (uint64_t)o->loops, 0);
+	if (w->budgeted)
+		w->budget += limit * (uint64_t)(o->loops > 1 ? o->loops : 1);
+	sb_pattern_sizes(p, &o->bssplit, o->bsrange);
+	sb_pattern_dist(p, &o->random_distribution);
+	sb_pattern_pct_random(p, o->percentage_random);
+	sb_pattern_trim(p, w->rj->cfg.trim_mode);
+	if (o->rw.has_modifier)
+		sb_pattern_modifier(p, o->rw.modifier, o->rw_sequencer);
+	sb_pattern_align(p, o->blockalign, o->bs_unaligned);
+	/* lfsr, like the map, visits each block once without a map. */
+	if (o->norandommap && o->random_generator != 1)
+		sb_pattern_norandommap(p);
+	/* softrandommap: without memory for the map, run without it. */
+	if (sb_pattern_ready(p) && !o->softrandommap)
+		return sb_wfail(w, -ENOMEM,
+				"out of memory for the random map of %s "
+				"(softrandommap=1 runs without it)",
+				f->path);
+	return 0;
+}
+
+/* verify: a slot per smallest block of the region for its latest write. */
+static int plan_last_write(struct sb_worker *w, struct sb_wfile *f,
+			   uint64_t base, uint64_t span)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	uint64_t step = sb_job_min_bs(o);
+
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		if (o->blockalign[d] && o->blockalign[d] < step)
+			step = o->blockalign[d];
+	free(f->last_write);
+	f->lw_base = base;
+	f->lw_step = step;
+	f->lw_n = span / step + 1;
+	f->last_write = calloc(f->lw_n, sizeof(*f->last_write));
+	if (!f->last_write)
+		return sb_wfail(w, -ENOMEM,
+				"out of memory for verify's map of %s (%llu "
+				"blocks)",
+				f->path, (unsigned long long)f->lw_n);
+	return 0;
+}
+
+int sb_wfile_plan(struct sb_worker *w, unsigned i)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	struct sb_wfile *f = &w->files[i];
+	uint64_t base = sb_wfile_base(w, f), span = sb_wfile_span(w, f);
+	uint64_t maxbs = sb_job_max_bs(o), bs[SB_DDIR_COUNT];
+
+	if (o->fill_device && !f->size_share && w->phase == SB_PH_MAIN)
+		span = fill_span(f);
+	if (!span)
+		return sb_wfail(w, -EINVAL,
+				"size= is not set (or a percentage) and %s "
+				"has no size to use",
+				f->path);
+	if (w->phase != SB_PH_LAYOUT && span < maxbs)
+		return sb_wfail(w, -EINVAL,
+				"the region of %s (%llu bytes) is smaller "
+				"than the block size (%llu)",
+				f->path, (unsigned long long)span,
+				(unsigned long long)maxbs);
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		bs[d] = maxbs;
+	sb_pattern_free(&f->pat);
+	switch (w->phase) {
+	case SB_PH_LAYOUT: {
+		/* Append only: an existing file's bytes are never
+		 * overwritten. */
+		uint64_t end = base + span, from = f->f.real_size;
+
+		if (from > end)
+			from = end;
+		sb_pattern_init(&f->pat, 0, from, end - from, end - from, bs, 0,
+				0, 0);
+		return 0;
+	}
+	case SB_PH_PREREAD:
+		sb_pattern_init(&f->pat, 0, base, span, span, bs, 100, 0, 0);
+		return 0;
+	case SB_PH_MAIN:
+		if (w->rj->cfg.vcfg.kind && plan_last_write(w, f, base, span))
+			return w->error;
+		/* fall through */
+	default:
+		return plan_job(w, f, i, base, span);
+	}
+}

@@ -1,0 +1,422 @@
+/*
+ * The stream a worker issues: the workload's I/Os (the files' patterns or
+ * a generator), with fsync=/fdatasync= and end_fsync's syncs woven in,
+ * verify's read-back, the rate caps and think time, and write_iolog's
+ * record of it all.
+ */
+#include "worker.h"
+
+#include "../loader/loader.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const iolog_names[] = {"read", "write", "trim",
+					  "",	  "sync",  "datasync"};
+
+static uint64_t now_ns(void)
+{
+	return sb_host_services.now_ns();
+}
+
+void sb_sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ULL),
+			      .tv_nsec = (long)(ns % 1000000000ULL)};
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* fio's iolog version 2: the I/O stream as issued, replayable by fio. */
+int sb_iolog_open(struct sb_worker *w)
+{
+	const struct sb_runjob *rj = w->rj;
+	char path[PATH_MAX];
+
+	if (w->layout || !rj->opts.write_iolog)
+		return 0;
+	if (w->idx)
+		snprintf(path, sizeof(path), "%s.%u", rj->opts.write_iolog,
+			 w->idx);
+	else
+		snprintf(path, sizeof(path), "%s", rj->opts.write_iolog);
+	w->iolog = fopen(path, "w");
+	if (!w->iolog)
+		return sb_wfail(w, -errno, "write_iolog=%s: %s", path,
+				strerror(errno));
+	/* Opens and closes are logged as they happen (wfiles.c). */
+	fprintf(w->iolog, "fio version 2 iolog\n");
+	for (unsigned i = 0; i < w->nfiles; i++)
+		fprintf(w->iolog, "%s add\n", w->files[i].path);
+	return 0;
+}
+
+static void iolog_io(struct sb_worker *w, const struct sb_io *io)
+{
+	if (io->ddir >= SB_DDIR_COUNT)
+		fprintf(w->iolog, "%s %s\n", io->file->path,
+			iolog_names[io->ddir]);
+	else
+		fprintf(w->iolog, "%s %s %llu %llu\n", io->file->path,
+			iolog_names[io->ddir], (unsigned long long)io->offset,
+			(unsigned long long)io->length);
+}
+
+void sb_iolog_close(struct sb_worker *w)
+{
+	if (!w->iolog)
+		return;
+	if (fclose(w->iolog) != 0)
+		sb_wfail(w, -EIO, "write_iolog: cannot write it");
+	w->iolog = NULL;
+}
+
+/* Wait until the host clock reaches t, or a stop request; the last part
+ * spins, so short waits are kept to the microsecond. */
+static void wait_until(struct sb_worker *w, uint64_t t)
+{
+	uint64_t now;
+
+	while ((now = now_ns()) < t && !sb_stopping(w->rj->ctx)) {
+		uint64_t left = t - now;
+
+		if (left > 200000)
+			sb_sleep_ns(left - 100000 < 100000000ULL
+					    ? left - 100000
+					    : 100000000ULL);
+	}
+}
+
+/*
+ * rate/rate_iops: the time this I/O is due, waited for; 0 when its
+ * direction has no cap. Linear spacing, or exponential gaps with the same
+ * mean for rate_process=poisson.
+ */
+static uint64_t pace(struct sb_worker *w, const struct sb_io *io)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	int d = (int)io->ddir;
+	double gap, due;
+
+	if (w->phase != SB_PH_MAIN || d >= SB_DDIR_COUNT)
+		return 0;
+	if (o->rate_iops[d] > 0)
+		gap = 1e9 / (double)o->rate_iops[d];
+	else if (o->rate[d] > 0)
+		gap = 1e9 * (double)io->length / (double)o->rate[d];
+	else
+		return 0;
+	if (o->rate_process == 1) {
+		/* A uniform draw in (0, 1], never 0, so the log is finite. */
+		uint64_t r = (w->pace_rng += 0x9e3779b97f4a7c15ULL);
+
+		r = (r ^ (r >> 31)) * 0xbf58476d1ce4e5b9ULL;
+		gap *= -log((double)((r >> 11) + 1) / 9007199254740992.0);
+	}
+	if (w->due_ns[d] == 0)
+		w->due_ns[d] = (double)now_ns();
+	due = w->due_ns[d];
+	w->due_ns[d] += gap;
+	wait_until(w, (uint64_t)due);
+	return (uint64_t)due;
+}
+
+/* thinktime: after every thinktime_blocks I/Os, spin thinktime_spin and
+ * sleep the rest of thinktime. */
+static void think_time(struct sb_worker *w)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	uint64_t blocks =
+		o->thinktime_blocks > 0 ? (uint64_t)o->thinktime_blocks : 1;
+	uint64_t spin, start;
+
+	if (!o->thinktime_ns || w->phase != SB_PH_MAIN ||
+	    ++w->since_think < blocks)
+		return;
+	w->since_think = 0;
+	spin = o->thinktime_spin_ns < o->thinktime_ns ? o->thinktime_spin_ns
+						      : o->thinktime_ns;
+	start = now_ns();
+	while (now_ns() - start < spin)
+		;
+	if (o->thinktime_ns > spin)
+		sb_sleep_ns(o->thinktime_ns - spin);
+}
+
+static int next_work(struct sb_worker *w, struct sb_io_spec *spec)
+{
+	const struct sb_runjob *rj = w->rj;
+	int rc;
+
+	if (w->phase != SB_PH_MAIN || !rj->gen)
+		return sb_wfiles_next(w, spec);
+	rc = rj->gops->next(&w->genv, spec);
+	if (rc < 0)
+		return sb_whook_failed(w, &w->gh, rc, "next");
+	if (rc == 0 &&
+	    (spec->file >= w->nfiles || spec->ddir >= SB_DDIR_COUNT ||
+	     spec->length == 0 || spec->length > sb_job_max_bs(&rj->opts)))
+		return sb_wfail(w, -EINVAL,
+				"generator %s yielded an I/O the job cannot "
+				"do (file %u, %llu bytes)",
+				rj->gen->desc->name, spec->file,
+				(unsigned long long)spec->length);
+	if (rc == 0 && sb_wfile_open(w, spec->file))
+		return w->error;
+	return rc;
+}
+
+/* The write that made a block, as verify headers name it. */
+static uint64_t write_seed(const struct sb_worker *w, unsigned file,
+			   uint64_t index)
+{
+	uint64_t z = (uint64_t)w->rj->opts.randseed ^ ((uint64_t)w->idx << 48) ^
+		     ((uint64_t)file << 32);
+
+	z += index * 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Whether write index of f's [off, off+len) is still its latest. */
+static int still_latest(const struct sb_wfile *f, uint64_t off, uint64_t len,
+			uint64_t index)
+{
+	if (!f->last_write)
+		return 1;
+	for (uint64_t b = (off - f->lw_base) / f->lw_step;
+	     b < f->lw_n && b * f->lw_step < off - f->lw_base + len; b++)
+		if (f->last_write[b] != index + 1)
+			return 0;
+	return 1;
+}
+
+static void mark_written(struct sb_wfile *f, uint64_t off, uint64_t len,
+			 uint64_t index)
+{
+	if (!f->last_write)
+		return;
+	for (uint64_t b = (off - f->lw_base) / f->lw_step;
+	     b < f->lw_n && b * f->lw_step < off - f->lw_base + len; b++)
+		f->last_write[b] = index + 1;
+}
+
+static void set_io(struct sb_worker *w, struct sb_ioslot *s, int ddir,
+		   unsigned file, uint64_t off, uint64_t len)
+{
+	s->io.ddir = (enum sb_ddir)ddir;
+	s->io.file = &w->files[file].f;
+	s->io.offset = off;
+	s->io.length = len;
+	s->verify = 0;
+	s->intended_ns = 0;
+}
+
+/* verify_backlog: the next read of the ring, skipping overwritten ones. */
+static int backlog_read(struct sb_worker *w, struct sb_ioslot *s)
+{
+	while (w->backlog_next < w->nbacklog) {
+		const struct sb_vrec *r = &w->backlog[w->backlog_next++];
+
+		if (!still_latest(&w->files[r->file], r->offset, r->length,
+				  r->index))
+			continue;
+		set_io(w, s, SB_DDIR_READ, r->file, r->offset, r->length);
+		s->verify = 1;
+		s->vseed = r->seed;
+		return 0;
+	}
+	w->backlog_due = 0;
+	w->backlog_started = 0;
+	w->nbacklog = 0;
+	w->backlog_next = 0;
+	return SB_GEN_END;
+}
+
+/* After a write of the main phase: its verify seed, and its place in the
+ * latest-write map and the backlog. */
+static void note_write(struct sb_worker *w, struct sb_ioslot *s, unsigned file)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	struct sb_wfile *f = &w->files[file];
+	uint64_t index = w->nwrites++;
+
+	f->writes++;
+	if (!w->rj->cfg.vcfg.kind)
+		return;
+	s->vseed = write_seed(w, file, index);
+	mark_written(f, s->io.offset, s->io.length, index);
+	if (w->backlog) {
+		w->backlog[w->nbacklog++] = (struct sb_vrec){
+			.file = file,
+			.offset = s->io.offset,
+			.length = s->io.length,
+			.seed = s->vseed,
+			.index = index,
+		};
+		if (w->nbacklog == (unsigned)o->verify_backlog)
+			w->backlog_due = 1;
+	}
+}
+
+/* fsync=N / fdatasync=N after the Nth write of a file. */
+static void count_for_sync(struct sb_worker *w, unsigned file)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	/* Counted over the job, as fio counts; the file written syncs. */
+	uint64_t n = w->nwrites;
+
+	if ((o->fsync_every > 0 && n % (uint64_t)o->fsync_every == 0) ||
+	    (o->fdatasync_every > 0 && n % (uint64_t)o->fdatasync_every == 0)) {
+		w->sync_due = 1;
+		w->sync_file = file;
+	}
+}
+
+static void sync_io(struct sb_worker *w, struct sb_ioslot *s, unsigned file,
+		    int data_only)
+{
+	set_io(w, s, data_only ? w->rj->cfg.sync_ddir : SB_DDIR_SYNC, file, 0,
+	       0);
+}
+
+/* end_fsync / fsync_on_close: each written file synced once at the end. */
+static int end_sync(struct sb_worker *w, struct sb_ioslot *s)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+
+	if (w->phase != SB_PH_MAIN || (!o->end_fsync && !o->fsync_on_close))
+		return SB_GEN_END;
+	while (w->end_sync_next < w->nfiles) {
+		unsigned i = w->end_sync_next++;
+
+		if (w->files[i].writes && w->files[i].open) {
+			sync_io(w, s, i, 0);
+			return 0;
+		}
+	}
+	return SB_GEN_END;
+}
+
+int sb_stream_dry(struct sb_worker *w)
+{
+	struct sb_io_spec spec;
+	int rc;
+
+	w->phase = SB_PH_MAIN;
+	w->ios_left = w->rj->opts.number_ios > 0
+			      ? (uint64_t)w->rj->opts.number_ios
+			      : UINT64_MAX;
+	sb_wfiles_phase(w);
+	while (w->ios_left && (rc = sb_wfiles_next(w, &spec)) == 0) {
+		w->ios_left--;
+		w->nspecs++;
+		if (spec.ddir == SB_DDIR_WRITE)
+			mark_written(&w->files[spec.file], spec.offset,
+				     spec.length, w->nwrites++);
+	}
+	return w->error;
+}
+
+/* The verify phase: the main phase's stream again, its writes read back. */
+static int replay(struct sb_worker *w, struct sb_ioslot *s)
+{
+	struct sb_io_spec spec;
+	int rc;
+
+	while (w->replay_left) {
+		uint64_t index;
+
+		w->replay_left--;
+		rc = next_work(w, &spec);
+		if (rc)
+			return rc;
+		if (spec.ddir != SB_DDIR_WRITE)
+			continue;
+		index = w->nwrites++;
+		if (!still_latest(&w->files[spec.file], spec.offset,
+				  spec.length, index))
+			continue;
+		set_io(w, s, SB_DDIR_READ, spec.file, spec.offset, spec.length);
+		s->verify = 1;
+		s->vseed = write_seed(w, spec.file, index);
+		return 0;
+	}
+	return SB_GEN_END;
+}
+
+static int main_next(struct sb_worker *w, struct sb_ioslot *s)
+{
+	struct sb_io_spec spec;
+	int rc;
+
+	if (w->sync_due) {
+		w->sync_due = 0;
+		sync_io(w, s, w->sync_file,
+			w->rj->opts.fdatasync_every > 0 &&
+				!(w->rj->opts.fsync_every > 0));
+		return 0;
+	}
+	if (w->backlog_due) {
+		/* The backlog's writes must all have landed first. */
+		if (!w->backlog_started && w->inflight)
+			return SB_STREAM_WAIT;
+		w->backlog_started = 1;
+		if (backlog_read(w, s) == 0)
+			return 0;
+	}
+	if (!w->ios_left || w->full)
+		rc = SB_GEN_END;
+	else
+		rc = next_work(w, &spec);
+	if (rc == SB_GEN_END && w->nbacklog && w->phase == SB_PH_MAIN) {
+		/* What the last full backlog left unchecked. */
+		w->backlog_due = 1;
+		return w->inflight ? SB_STREAM_WAIT : main_next(w, s);
+	}
+	if (rc == SB_GEN_END)
+		return end_sync(w, s);
+	if (rc)
+		return rc;
+	w->ios_left--;
+	w->nspecs++;
+	if (spec.think_ns)
+		sb_sleep_ns(spec.think_ns);
+	think_time(w);
+	set_io(w, s, spec.ddir, spec.file, spec.offset, spec.length);
+	if (spec.ddir == SB_DDIR_WRITE && w->phase == SB_PH_MAIN) {
+		note_write(w, s, spec.file);
+		count_for_sync(w, spec.file);
+	}
+	return 0;
+}
+
+int sb_stream_next(struct sb_worker *w, struct sb_ioslot *s)
+{
+	int rc = w->phase == SB_PH_VERIFY ? replay(w, s) : main_next(w, s);
+
+	if (rc)
+		return rc;
+	if (w->iolog && w->phase != SB_PH_PREREAD)
+		iolog_io(w, &s->io);
+	s->intended_ns = pace(w, &s->io);
+	return 0;
+}
+
+void sb_stream_fill(struct sb_worker *w, struct sb_ioslot *s)
+{
+	const struct sb_job_cfg *c = &w->rj->cfg;
+
+	if (s->io.ddir != SB_DDIR_WRITE || !s->io.buf)
+		return;
+	if (c->vcfg.kind && w->phase == SB_PH_MAIN)
+		sb_verify_fill(&c->vcfg, s->io.buf, s->io.length, s->io.offset,
+			       s->vseed);
+	else
+		sb_buf_prepare_write(&w->bst, s->io.buf, s->io.length,
+				     s->io.offset);
+}

@@ -1,0 +1,410 @@
+/*
+ * A worker's files: their names (fio's filename=, directory=, nrfiles=,
+ * filename_format=), the share of size= and io_size= each gets, opening
+ * them within openfiles=, and which one the next I/O goes to
+ * (file_service_type=).
+ */
+#include "worker.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/str.h"
+
+/* fio's file service draws skewed picks over nrfiles << this many ranks. */
+#define SB_FSERVICE_SHIFT 10
+
+/* splitmix64, for picks that must replay exactly (verify). */
+static uint64_t next_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t below(uint64_t *state, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)next_rand(state) * n) >> 64);
+}
+
+/* A name in the job's directory: a relative name of filename= goes in the
+ * first directory (all clones share it), a generated one in the clone's,
+ * as fio spreads clones over directory=a:b. */
+static int place(struct sb_worker *w, const char *name, const char *dir,
+		 char *buf, size_t len)
+{
+	if (!dir || name[0] == '/') {
+		if (sb_strlcpy(buf, name, len) < len)
+			return 0;
+	} else if (sb_join_path(buf, len, dir, name, "")) {
+		return 0;
+	}
+	return sb_wfail(w, -ENAMETOOLONG, "file name too long: %s%s%s",
+			dir && name[0] != '/' ? dir : "",
+			dir && name[0] != '/' ? "/" : "", name);
+}
+
+static int name_file(struct sb_worker *w, unsigned i, char *buf, size_t len)
+{
+	const struct sb_runjob *rj = w->rj;
+	const struct sb_job_cfg *c = &rj->cfg;
+	char name[PATH_MAX], err[256];
+	int rc;
+
+	if (c->nnames)
+		return place(w, c->names[i], c->ndirs ? c->dirs[0] : NULL, buf,
+			     len);
+	rc = sb_val_filename_format(rj->opts.filename_format, rj->def->name,
+				    w->idx, i, name, sizeof(name), err,
+				    sizeof(err));
+	if (rc)
+		return sb_wfail(w, rc, "filename_format: %s", err);
+	return place(w, name, c->ndirs ? c->dirs[w->idx % c->ndirs] : NULL, buf,
+		     len);
+}
+
+/* v in whole blocks of step, as fio moves only whole blocks. */
+static uint64_t whole(uint64_t v, uint64_t step)
+{
+	return v >= step ? v - v % step : v;
+}
+
+/* fio's filesize=lo-hi: each file's size drawn from the range, in whole
+ * smallest blocks. */
+static uint64_t draw_filesize(struct sb_worker *w, uint64_t *rng)
+{
+	const struct sb_range *r = &w->rj->cfg.filesize;
+	uint64_t step = sb_job_min_bs(&w->rj->opts), v;
+
+	if (r->max <= r->min)
+		return r->max;
+	v = r->min + below(rng, r->max - r->min + 1);
+	v -= v % step;
+	return v < r->min ? r->min : v;
+}
+
+int sb_wfiles_build(struct sb_worker *w)
+{
+	const struct sb_runjob *rj = w->rj;
+	const struct sb_job_opts *o = &rj->opts;
+	unsigned n = rj->cfg.nnames ? rj->cfg.nnames : (unsigned)o->nrfiles;
+	uint64_t rng = (uint64_t)o->randseed ^ 0xf11e5 ^ w->idx, io_total = 0;
+	uint64_t step = sb_job_min_bs(o);
+	char path[PATH_MAX];
+
+	w->files = calloc(n, sizeof(*w->files));
+	w->active = calloc(n, sizeof(*w->active));
+	if (!w->files || !w->active)
+		return sb_wfail(w, -ENOMEM, "out of memory for %u files", n);
+	w->nfiles = n;
+	w->maxopen = o->openfiles > 0 && (unsigned)o->openfiles < n
+			     ? (unsigned)o->openfiles
+			     : n;
+	/* With filesize=, size= is the job's amount of I/O, as in fio. */
+	if (w->rj->cfg.filesize.max)
+		io_total = o->size.bytes;
+	if (o->io_size.bytes)
+		io_total = o->io_size.bytes;
+	for (unsigned i = 0; i < n; i++) {
+		struct sb_wfile *f = &w->files[i];
+
+		if (name_file(w, i, path, sizeof(path)))
+			return w->error;
+		f->path = strdup(path);
+		if (!f->path)
+			return sb_wfail(w, -ENOMEM, "out of memory");
+		f->f.path = f->path;
+		f->f.fd = -1;
+		if (w->rj->cfg.filesize.max)
+			f->size_share = draw_filesize(w, &rng);
+		else if (o->size.bytes)
+			f->size_share = o->size.bytes / n;
+		/* Files keep their size; the I/O in them is whole blocks. */
+		if (io_total)
+			f->io_share = whole(io_total / n, step);
+		else if (o->size.bytes && !w->rj->cfg.filesize.max &&
+			 !(o->io_size.pct > 0))
+			f->io_share = whole(f->size_share, step);
+	}
+	return 0;
+}
+
+void sb_wfiles_free(struct sb_worker *w)
+{
+	for (unsigned i = 0; w->files && i < w->nfiles; i++) {
+		free(w->files[i].path);
+		free(w->files[i].last_write);
+		sb_pattern_free(&w->files[i].pat);
+	}
+	free(w->files);
+	free(w->active);
+	w->files = NULL;
+	w->active = NULL;
+}
+
+/* A size= style value: bytes, a percentage of whole, or whole itself. */
+static uint64_t bytes_of(const struct sb_size_pct *v, uint64_t whole)
+{
+	if (v->bytes)
+		return v->bytes;
+	if (v->pct > 0)
+		return (uint64_t)((double)whole * v->pct / 100.0);
+	return whole;
+}
+
+/* offset= plus offset_increment= for this clone, against the file's size. */
+uint64_t sb_wfile_base(const struct sb_worker *w, const struct sb_wfile *f)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	uint64_t real = f->f.real_size, base = 0;
+
+	if (o->offset.bytes || o->offset.pct > 0)
+		base = bytes_of(&o->offset, real);
+	if (o->offset_increment.bytes || o->offset_increment.pct > 0)
+		base += w->idx * bytes_of(&o->offset_increment, real);
+	return base;
+}
+
+/* The bytes of the file the job covers from its base. */
+uint64_t sb_wfile_span(const struct sb_worker *w, const struct sb_wfile *f)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	uint64_t base = sb_wfile_base(w, f), real = f->f.real_size;
+	uint64_t rest = real > base ? real - base : 0;
+
+	if (f->size_share)
+		return f->size_share;
+	if (o->size.pct > 0)
+		return bytes_of(&o->size, rest);
+	return rest;
+}
+
+int sb_wfile_open(struct sb_worker *w, unsigned i)
+{
+	const struct sb_engine_ops *ops = w->rj->eops;
+	struct sb_wfile *f = &w->files[i];
+	int rc;
+
+	if (f->open)
+		return 0;
+	f->f.want_bytes = sb_wfile_base(w, f) + f->size_share;
+	f->f.fd = -1;
+	if (ops->open_file) {
+		rc = ops->open_file(&w->eenv, &f->f);
+		if (rc)
+			return sb_whook_failed(w, &w->eh, rc, "open");
+	}
+	f->open = 1;
+	w->nopen++;
+	if (w->iolog)
+		fprintf(w->iolog, "%s open\n", f->path);
+	return 0;
+}
+
+static void close_file(struct sb_worker *w, struct sb_wfile *f)
+{
+	const struct sb_engine_ops *ops = w->rj->eops;
+	int rc;
+
+	if (!f->open)
+		return;
+	f->open = 0;
+	w->nopen--;
+	if (w->iolog)
+		fprintf(w->iolog, "%s close\n", f->path);
+	if (ops->close_file) {
+		rc = ops->close_file(&w->eenv, &f->f);
+		if (rc)
+			sb_whook_failed(w, &w->eh, rc, "close");
+	}
+}
+
+void sb_wfiles_close_all(struct sb_worker *w)
+{
+	for (unsigned i = 0; w->files && i < w->nfiles; i++)
+		close_file(w, &w->files[i]);
+}
+
+void sb_wfiles_phase(struct sb_worker *w)
+{
+	const struct sb_job_cfg *c = &w->rj->cfg;
+
+	/* Within openfiles=, a phase opens its files afresh in order. */
+	if (w->maxopen < w->nfiles)
+		sb_wfiles_close_all(w);
+	for (unsigned i = 0; i < w->nfiles; i++)
+		w->files[i].state = SB_WF_IDLE;
+	w->nactive = 0;
+	w->cur = 0;
+	w->cur_left = 0;
+	w->svc_started = 0;
+	w->next_fresh = 0;
+	w->budget = 0;
+	w->budgeted = sb_wfiles_skewed(w) && !w->rj->opts.time_based;
+	/* The same picks in a verify replay as in the job. */
+	w->svc_rng = (uint64_t)w->rj->opts.randseed * 31 + w->idx;
+	if (c->svc == SB_SVC_DIST) {
+		uint64_t bs[SB_DDIR_COUNT] = {1, 1, 1};
+		uint64_t n = (uint64_t)w->nfiles << SB_FSERVICE_SHIFT;
+
+		sb_pattern_init(&w->fpick, w->svc_rng, 0, n, n, bs, 100, 1, 0);
+		sb_pattern_dist(&w->fpick, &c->svc_dist);
+	}
+}
+
+int sb_wfiles_skewed(const struct sb_worker *w)
+{
+	return w->rj->cfg.svc == SB_SVC_DIST &&
+	       (w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY);
+}
+
+/* Bring file i into the phase: open it, give it its pattern. */
+static int activate(struct sb_worker *w, unsigned i)
+{
+	int rc = sb_wfile_open(w, i);
+
+	if (!rc)
+		rc = sb_wfile_plan(w, i);
+	if (rc)
+		return rc;
+	w->files[i].state = SB_WF_ACTIVE;
+	w->active[w->nactive++] = i;
+	return 0;
+}
+
+/* Fill the active set up to openfiles= with files not yet in the phase. */
+static int top_up(struct sb_worker *w)
+{
+	while (w->nactive < w->maxopen && w->next_fresh < w->nfiles) {
+		unsigned i = w->next_fresh++;
+
+		/* A file over the open limit makes room for the next. */
+		if (w->nopen >= w->maxopen && !w->files[i].open)
+			for (unsigned k = 0; k < w->nfiles; k++)
+				if (w->files[k].open &&
+				    w->files[k].state == SB_WF_DONE) {
+					close_file(w, &w->files[k]);
+					break;
+				}
+		if (activate(w, i))
+			return w->error;
+	}
+	return 0;
+}
+
+static void retire(struct sb_worker *w, unsigned slot)
+{
+	w->files[w->active[slot]].state = SB_WF_DONE;
+	memmove(&w->active[slot], &w->active[slot + 1],
+		(w->nactive - slot - 1) * sizeof(*w->active));
+	w->nactive--;
+	if (w->cur >= w->nactive)
+		w->cur = 0;
+	w->cur_left = 0;
+	w->svc_started = 0; /* the next file in turn is now at cur */
+}
+
+/* fio draws over nrfiles << 10 ranks and takes the rank's top bits as the
+ * file, so the hottest file gets the first 1024 ranks' share. */
+/*
+ * normal:d as fio 3.33 draws files (lib/gauss.c): the mean of 12 uniform
+ * draws over the ranks, moved by a uniform offset of width min(n * d / 100,
+ * n / 2). With 8 files, normal:20 puts about 79% of the I/Os on the middle
+ * two, as fio does.
+ */
+static uint64_t fio_gauss(struct sb_worker *w, uint64_t n)
+{
+	double d = w->rj->cfg.svc_dist.param;
+	int64_t sum = 0, dev = 0, width;
+
+	for (int i = 0; i < 12; i++)
+		sum += (int64_t)below(&w->svc_rng, n + 1);
+	sum = (sum + 11) / 12;
+	if (d > 0) {
+		width = (int64_t)((double)n * d / 100.0);
+		if (width > (int64_t)n / 2)
+			width = (int64_t)n / 2;
+		dev = (int64_t)below(&w->svc_rng, (uint64_t)width + 1) -
+		      width / 2;
+		while (dev + sum >= (int64_t)n)
+			dev /= 2;
+	}
+	sum += dev;
+	return sum < 0 ? 0 : (uint64_t)sum;
+}
+
+static unsigned skewed_pick(struct sb_worker *w)
+{
+	uint64_t n = (uint64_t)w->nfiles << SB_FSERVICE_SHIFT;
+	uint64_t f = (w->rj->cfg.svc_dist.kind == SB_DIST_NORMAL
+			      ? fio_gauss(w, n)
+			      : sb_pattern_pick(&w->fpick, n)) >>
+		     SB_FSERVICE_SHIFT;
+
+	for (unsigned k = 0; k < w->nactive; k++)
+		if (w->active[k] == f)
+			return k;
+	return (unsigned)(f % w->nactive); /* beyond openfiles= */
+}
+
+/* Which active file the next I/O goes to. */
+static void pick(struct sb_worker *w)
+{
+	const struct sb_job_cfg *c = &w->rj->cfg;
+	int svc = w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY
+			  ? c->svc
+			  : SB_SVC_SEQUENTIAL;
+
+	if (w->cur_left) {
+		w->cur_left--;
+		return;
+	}
+	switch (svc) {
+	case SB_SVC_ROUNDROBIN:
+		/* The first pick of a phase, or after a file retired, is
+		 * the file now at cur. */
+		if (w->svc_started)
+			w->cur = (w->cur + 1) % w->nactive;
+		break;
+	case SB_SVC_RANDOM:
+		w->cur = (unsigned)below(&w->svc_rng, w->nactive);
+		break;
+	case SB_SVC_DIST:
+		w->cur = skewed_pick(w);
+		break;
+	default:
+		break; /* sequential: stay until the file is done */
+	}
+	w->svc_started = 1;
+	/* Every pick holds for svc_n I/Os. */
+	w->cur_left =
+		c->svc_n > 1 && svc != SB_SVC_SEQUENTIAL ? c->svc_n - 1 : 0;
+}
+
+int sb_wfiles_next(struct sb_worker *w, struct sb_io_spec *spec)
+{
+	for (;;) {
+		int rc;
+
+		if (top_up(w))
+			return w->error;
+		if (!w->nactive)
+			return SB_GEN_END;
+		if (w->budgeted && !w->budget)
+			return SB_GEN_END;
+		pick(w);
+		rc = sb_pattern_next(&w->files[w->active[w->cur]].pat, spec);
+		if (rc == 0) {
+			spec->file = w->active[w->cur];
+			if (w->budgeted)
+				w->budget -= spec->length < w->budget
+						     ? spec->length
+						     : w->budget;
+			return 0;
+		}
+		retire(w, w->cur);
+	}
+}

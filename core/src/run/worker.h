@@ -1,0 +1,57 @@
+/*
+ * The pieces of a worker, one file each: its files and their service
+ * (wfiles.c), the stream of I/O specs it issues (stream.c), the loop that
+ * issues them and measures completions (ioloop.c), and its life
+ * (worker.c). All run on the worker's own thread.
+ */
+#ifndef SB_WORKER_H
+#define SB_WORKER_H
+
+#include "runjob.h"
+
+/* Record a failure (the first one wins); returns the worker's error. */
+int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
+	SB_PRINTF(3, 4);
+int sb_whook_failed(struct sb_worker *w, struct sb_handle *h, int code,
+		    const char *hook);
+
+/* wfiles.c: name the worker's files and size their shares. */
+int sb_wfiles_build(struct sb_worker *w);
+void sb_wfiles_free(struct sb_worker *w);
+/* zipf/pareto/normal file service: a file is picked as often as the
+ * distribution says, not until its share is done, so its pattern wraps and
+ * the job ends on the sum of the shares (budget), as fio ends it. */
+int sb_wfiles_skewed(const struct sb_worker *w);
+/* Start a phase: every file idle, the service reset. */
+void sb_wfiles_phase(struct sb_worker *w);
+/* The next spec of the phase from the files' patterns, in the order
+ * file_service_type gives; *fi is the file. 0, SB_GEN_END, or an error. */
+int sb_wfiles_next(struct sb_worker *w, struct sb_io_spec *spec);
+/* Open file i if it is not open; 0 or the worker's error. */
+int sb_wfile_open(struct sb_worker *w, unsigned i);
+/* The region of an open file the job covers: from base, span bytes. */
+uint64_t sb_wfile_base(const struct sb_worker *w, const struct sb_wfile *f);
+uint64_t sb_wfile_span(const struct sb_worker *w, const struct sb_wfile *f);
+
+/* plan.c: give open file i its pattern for the worker's phase. */
+int sb_wfile_plan(struct sb_worker *w, unsigned i);
+void sb_wfiles_close_all(struct sb_worker *w);
+
+/* stream.c: the specs the loop issues, with syncs, verify reads and the
+ * pace woven in. 0, SB_GEN_END, SB_STREAM_WAIT (reap everything in flight
+ * first), or an error. */
+#define SB_STREAM_WAIT 2
+int sb_stream_next(struct sb_worker *w, struct sb_ioslot *s);
+/* verify_only: walk the job's stream without I/O, to learn which write
+ * of each block is the latest and how long the stream is. */
+int sb_stream_dry(struct sb_worker *w);
+/* A write's data, just before it is queued. */
+void sb_stream_fill(struct sb_worker *w, struct sb_ioslot *s);
+int sb_iolog_open(struct sb_worker *w);
+void sb_iolog_close(struct sb_worker *w);
+void sb_sleep_ns(uint64_t ns);
+
+/* ioloop.c: run the phase's I/O. */
+int sb_io_loop(struct sb_worker *w);
+
+#endif

@@ -1,0 +1,483 @@
+#!/usr/bin/env bash
+# verify= end to end: real files written by storbench jobs (psync and an
+# async engine at iodepth 16) are damaged on purpose -- a flipped payload
+# byte, a block copied over another, an older run's block put back, a zeroed
+# block, a damaged header -- and verify_only must name the right finding at
+# the right offset. The headers are also decoded here, independently of
+# storbench, to prove the checksums are the real md5/crc32c/sha256/xxh32 of
+# the payload; verify=pattern files are compared with fio's own.
+set -u
+source "$(dirname "$0")/../tap/tap.sh"
+sb_tmpdir T
+cd "$T" || bail "cannot enter $T"
+command -v python3 >/dev/null || plan_skip_all "python3 is needed to decode verify headers"
+
+plan 86
+
+# --- helpers -----------------------------------------------------------------
+
+# Decoding the on-disk format without storbench's code: a bug shared by the
+# writer and the checker would otherwise pass unseen.
+cat >vfy.py <<'EOF'
+import hashlib, struct, sys
+
+M = 0xffffffff
+_T = []
+for i in range(256):
+    c = i
+    for _ in range(8):
+        c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+    _T.append(c)
+
+def crc32c(b):
+    c = M
+    for x in b:
+        c = _T[(c ^ x) & 0xff] ^ (c >> 8)
+    return c ^ M
+
+P1, P2, P3, P4, P5 = 2654435761, 2246822519, 3266489917, 668265263, 374761393
+def rotl(x, r):
+    return ((x << r) | (x >> (32 - r))) & M
+
+def xxh32(b, seed=0):
+    n, i = len(b), 0
+    if n >= 16:
+        v = [(seed + P1 + P2) & M, (seed + P2) & M, seed, (seed - P1) & M]
+        while i + 16 <= n:
+            for k in range(4):
+                w = struct.unpack_from('<I', b, i + 4 * k)[0]
+                v[k] = rotl((v[k] + w * P2) & M, 13) * P1 & M
+            i += 16
+        h = (rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18)) & M
+    else:
+        h = (seed + P5) & M
+    h = (h + n) & M
+    while i + 4 <= n:
+        h = rotl((h + struct.unpack_from('<I', b, i)[0] * P3) & M, 17) * P4 & M
+        i += 4
+    while i < n:
+        h = rotl((h + b[i] * P5) & M, 11) * P1 & M
+        i += 1
+    h ^= h >> 15; h = h * P2 & M; h ^= h >> 13; h = h * P3 & M
+    return h ^ (h >> 16)
+
+KINDS = {'md5': 1, 'crc32c': 2, 'crc32c-intel': 2, 'sha256': 3,
+         'xxhash': 4, 'null': 6}
+
+def csum(kind, pay):
+    if kind == 'md5':
+        return hashlib.md5(pay).digest() + bytes(16)
+    if kind == 'sha256':
+        return hashlib.sha256(pay).digest()
+    if kind in ('crc32c', 'crc32c-intel'):
+        return struct.pack('<I', crc32c(pay)) + bytes(28)
+    if kind == 'xxhash':
+        return struct.pack('<I', xxh32(pay)) + bytes(28)
+    return bytes(32)
+
+def headers(path, iv, kind):
+    """Every iv-byte interval: a valid header for its own offset whose
+    checksum is kind's over the payload. Prints 'ok' or the first fault."""
+    d = open(path, 'rb').read()
+    if not d or len(d) % iv:
+        return 'file size %d is not a multiple of %d' % (len(d), iv)
+    for off in range(0, len(d), iv):
+        h, pay = d[off:off + 64], d[off + 64:off + iv]
+        magic, k, ver, hl, o, seed, ln = struct.unpack_from('<4sBBHQQI', h)
+        if magic != b'sbvf' or ver != 1 or hl != 64:
+            return '%d: not a header' % off
+        if struct.unpack_from('<I', h, 60)[0] != crc32c(h[:60]):
+            return '%d: header crc' % off
+        if k != KINDS[kind] or o != off or ln != iv:
+            return '%d: kind %d offset %d length %d' % (off, k, o, ln)
+        if h[28:60] != csum(kind, pay):
+            return '%d: payload checksum is not %s' % (off, kind)
+    return 'ok'
+
+cmd = sys.argv[1]
+if cmd == 'selftest':   # the reference sums against published values
+    print(hex(crc32c(b'123456789')), hex(xxh32(b'')), hex(xxh32(b'abc')))
+elif cmd == 'headers':
+    print(headers(sys.argv[2], int(sys.argv[3]), sys.argv[4]))
+elif cmd == 'seed':     # the write seed stored in the header at an offset
+    with open(sys.argv[2], 'rb') as f:
+        f.seek(int(sys.argv[3]) + 16)
+        print('0x%016x' % struct.unpack('<Q', f.read(8))[0])
+elif cmd == 'payload':  # is the payload after each header the pattern?
+    d, pat, bs = open(sys.argv[2], 'rb').read(), sys.argv[3].encode(), int(sys.argv[4])
+    want = (pat * bs)[:bs - 64]
+    print(all(d[o + 64:o + bs] == want for o in range(0, len(d), bs)))
+elif cmd == 'backlog':  # iolog: each write batch of n read back right after
+    ios = [l.split()[1:4] for l in open(sys.argv[2]) if l.split()[1:2] in (['read'], ['write'])]
+    n, i, bad, batches = int(sys.argv[3]), 0, 0, 0
+    while i < len(ios):
+        w = []
+        while i < len(ios) and ios[i][0] == 'write':
+            w.append(tuple(ios[i][1:])); i += 1
+        r = []
+        while i < len(ios) and ios[i][0] == 'read':
+            r.append(tuple(ios[i][1:])); i += 1
+        batches += 1
+        last = i >= len(ios)
+        if sorted(w) != sorted(r) or len(w) > n or (len(w) < n and not last):
+            bad += 1
+    print('%d batches, %d bad' % (batches, bad))
+EOF
+
+vpy() { python3 "$T/vfy.py" "$@"; }
+
+# sb ARGS...: run storbench, output (both streams) in $out, status in $rc.
+sb() {
+	out=$("$SB_BIN" "$@" 2>&1)
+	rc=$?
+}
+
+# The one-line findings, "offset N: WORD" for each verify failure reported.
+findings() {
+	grep -oE '^storbench: (error|warning): job [^:]+: verify failed on [^:]+: offset [0-9]+: [a-z ]+' <<<"$out" |
+		sed -E 's/.*: (offset [0-9]+): ([a-z ]+)$/\1: \2/; s/ +$//' | sort -u | sort -s -k2,2n | tr '\n' ';'
+}
+
+# KiB moved by a direction in the group summary ("READ: ..., io=1024KiB").
+io_kib() {
+	sed -nE "s/^ *$1: .*io=([0-9.]+)(KiB|MiB).*/\1 \2/p" <<<"$out" |
+		awk '{ print ($2 == "MiB") ? $1 * 1024 : $1 + 0 }'
+}
+
+flip() { # flip FILE OFFSET: invert one byte in place
+	local b
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	# shellcheck disable=SC2059 # the octal escape is the format
+	printf "\\$(printf %03o $((b ^ 0xff)))" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+byte_at() { od -An -tx1 -j "$2" -N1 "$1" | tr -d ' '; }
+copy_block() { # copy_block FROM_FILE FROM_BLOCK TO_FILE TO_BLOCK (4 KiB blocks)
+	dd if="$1" of="$3" bs=4096 skip="$2" seek="$4" count=1 conv=notrunc status=none
+}
+zero_block() { dd if=/dev/zero of="$1" bs=4096 seek="$2" count=1 conv=notrunc status=none; }
+
+is "$(vpy selftest)" "0xe3069283 0x2cc5d05 0x32d153ff" \
+	"the reference crc32c and xxh32 match their published values"
+
+# --- the async engine: whichever of io_uring and libaio works here ----------
+AIO=
+for e in io_uring libaio; do
+	if "$SB_BIN" --name=p --ioengine="$e" --iodepth=16 --filename=probe \
+		--rw=write --bs=4k --size=64k >/dev/null 2>&1; then
+		AIO=$e
+		break
+	fi
+done
+rm -f probe
+
+# --- each kind of damage, found at its offset (psync, then async) ----------
+
+# damage_tests ENGINE OPTS...: 1 MiB randwrite, md5, 4k blocks; 9 tests.
+damage_tests() {
+	local e=$1 f=dmg_$1 job
+	shift
+	job=(--name=j --ioengine="$e" "$@" --filename="$f" --rw=randwrite
+		--bs=4k --size=1m --verify=md5)
+
+	sb "${job[@]}" --randseed=42
+	ok "$e: write + verify of a clean file passes" test "$rc" = 0 -a -s "$f"
+	is "$(vpy headers "$f" 4096 md5)" ok \
+		"$e: every block holds a valid header for its offset and the md5 of its payload"
+	cp "$f" pristine
+	sb "${job[@]}" --randseed=42 --verify_only=1
+	ok "$e: verify_only passes the untouched file, writing nothing" \
+		test "$rc" = 0 -a -z "$(findings)" -a "$(cksum <"$f")" = "$(cksum <pristine)"
+
+	# corrupt: one payload byte of block 5; the finding names the block
+	# and the byte, with what it holds now.
+	flip "$f" $((5 * 4096 + 100))
+	sb "${job[@]}" --randseed=42 --verify_only=1
+	like "$rc:$out" "^1:.*verify failed on $f: offset 20480: corrupt: md5 expected [0-9a-f]{32} got [0-9a-f]{32} \\(first bad byte at offset 20580 is 0x$(byte_at "$f" 20580) expected" \
+		"$e: a flipped payload byte: corrupt at offset 20480, byte 20580"
+
+	# misplaced: block 3's data copied over block 7
+	cp pristine "$f"
+	copy_block pristine 3 "$f" 7
+	sb "${job[@]}" --randseed=42 --verify_only=1
+	is "$rc:$(findings)" "1:offset 28672: misplaced;" "$e: block 3 copied onto block 7: misplaced at 28672"
+	like "$out" "offset 28672: misplaced: holds the data written for offset 12288" \
+		"$e: and it names where the data belonged (12288)"
+
+	# no header: a zeroed block; a damaged header: checksum mismatch
+	cp pristine "$f"
+	zero_block "$f" 20
+	sb "${job[@]}" --randseed=42 --verify_only=1
+	like "$rc:$out" "^1:.*verify failed on $f: offset 81920: no valid verify header" \
+		"$e: a zeroed block: no valid verify header at 81920"
+	cp pristine "$f"
+	flip "$f" $((30 * 4096 + 17)) # inside the header's seed field
+	sb "${job[@]}" --randseed=42 --verify_only=1
+	like "$rc:$out" "^1:.*offset 122880: no valid verify header: header checksum mismatch" \
+		"$e: a damaged header is not believed: header checksum mismatch at 122880"
+
+	# stale: rewrite with another seed, then put the first run's block 9
+	# back; the seeds named are the ones the two headers hold.
+	cp pristine "$f"
+	sb "${job[@]}" --randseed=43
+	new=$(vpy seed "$f" 36864)
+	copy_block pristine 9 "$f" 9
+	sb "${job[@]}" --randseed=43 --verify_only=1
+	like "$rc:$out" "^1:.*verify failed on $f: offset 36864: stale: written by an older write \\(seed $(vpy seed pristine 36864) expected $new\\)" \
+		"$e: an older run's block put back: stale at 36864, naming both writes' seeds"
+}
+
+damage_tests psync
+if [[ -n $AIO ]]; then
+	damage_tests "$AIO" --iodepth=16
+else
+	skip 9 "neither io_uring nor libaio works here"
+fi
+
+# --- several failures at once, and the error policy -------------------------
+
+# Four kinds of damage in one file, checked with continue_on_error=verify:
+# every one reported as a warning, then the job fails with the sum.
+many_bad() { # many_bad ENGINE OPTS...
+	local e=$1 f=many_$1 job
+	shift
+	job=(--name=j --ioengine="$e" "$@" --filename="$f" --rw=randwrite
+		--bs=4k --size=1m --verify=sha256)
+	sb "${job[@]}" --randseed=7
+	cp "$f" old
+	sb "${job[@]}" --randseed=8
+	flip "$f" $((5 * 4096 + 3000))
+	copy_block "$f" 3 "$f" 7
+	zero_block "$f" 20
+	copy_block old 9 "$f" 9
+	sb "${job[@]}" --randseed=8 --verify_only=1 --continue_on_error=verify
+	is "$rc:$(findings)" \
+		"1:offset 20480: corrupt;offset 28672: misplaced;offset 36864: stale;offset 81920: no valid verify header;" \
+		"$e: continue_on_error=verify reports all four kinds at their offsets"
+	like "$out" "storbench: error: job j: 4 of 256 blocks read back failed verification; the first: verify failed on $f: offset [0-9]+: " \
+		"$e: and the job fails with '4 of 256 blocks'"
+	is "$(grep -c '^storbench: warning: job j: verify failed on .* (the job goes on)$' <<<"$out")" 4 \
+		"$e: each failure a warning that the job goes on"
+}
+many_bad psync
+if [[ -n $AIO ]]; then
+	many_bad "$AIO" --iodepth=16
+else
+	skip 3 "neither io_uring nor libaio works here"
+fi
+
+# Two corrupt blocks (5 and 50) of a sequential file: which policies go on.
+f=pol
+job=(--name=j --ioengine=psync --filename="$f" --rw=write --bs=4k --size=1m --verify=crc32c)
+sb "${job[@]}"
+flip $f $((5 * 4096 + 64))
+flip $f $((50 * 4096 + 4000))
+policy() { # policy DESC WANT OPTS...: WANT "goes on" or "stops"
+	local desc=$1 want=$2 got
+	shift 2
+	sb "${job[@]}" --verify_only=1 "$@"
+	if [[ $rc == 1 && $out == *"2 of 256 blocks read back failed verification; the first: verify failed on $f: offset 20480: corrupt"* &&
+		$(findings) == "offset 20480: corrupt;offset 204800: corrupt;" ]]; then
+		got="goes on"
+	elif [[ $rc == 1 && $(findings) == "offset 20480: corrupt;" && $out != *"blocks read back failed"* ]]; then
+		got="stops"
+	else
+		got="rc $rc: $out"
+	fi
+	is "$got" "$want" "$desc"
+}
+policy "by default the first bad block ends the job" stops
+policy "continue_on_error=verify goes on" "goes on" --continue_on_error=verify
+policy "continue_on_error=all goes on" "goes on" --continue_on_error=all
+policy "continue_on_error=1 goes on" "goes on" --continue_on_error=1
+policy "continue_on_error=io does not cover verify" stops --continue_on_error=io
+policy "continue_on_error=read does not cover verify (EILSEQ counts as verify)" stops --continue_on_error=read
+policy "verify_fatal=1 stops even with continue_on_error=verify" stops --continue_on_error=verify --verify_fatal=1
+policy "ignore_error=,,EILSEQ alone goes on" "goes on" --ignore_error=,,EILSEQ
+policy "ignore_error=,,84 (a number) goes on" "goes on" --ignore_error=,,84
+policy "ignore_error=,,EIO:EILSEQ (a list) goes on" "goes on" --ignore_error=,,EIO:EILSEQ
+policy "continue_on_error=verify with ignore_error=,,EIO: EILSEQ not listed, stops" stops --continue_on_error=verify --ignore_error=,,EIO
+policy "ignore_error=EILSEQ is the read list: verify still stops" stops --ignore_error=EILSEQ
+sb "${job[@]}" --verify_only=1 --continue_on_error=verify
+is "$(io_kib READ)" 1024 "going on, every block is still read back (READ io=1024KiB)"
+# fio accounts a read before checking it: ended at block 5, it has read 6
+# blocks (fio 3.33 prints io=24.0KiB for this job).
+sb "${job[@]}" --verify_only=1
+is "$(io_kib READ)" 24 "ended by block 5, the read of the bad block is counted too (24KiB, as fio)"
+
+# --- every checksum kind round-trips and catches a flipped byte -------------
+for k in md5 crc32c crc32c-intel sha256 xxhash; do
+	f=kind_$k
+	job=(--name=j --ioengine=psync --filename="$f" --rw=randwrite --bs=4k --size=256k --verify="$k")
+	sb "${job[@]}"
+	r1=$rc
+	sb "${job[@]}" --verify_only=1
+	is "$r1 $rc $(vpy headers $f 4096 $k)" "0 0 ok" \
+		"verify=$k: write + verify and verify_only pass; headers hold the real $k of each payload"
+	flip $f $((12 * 4096 + 4095))
+	sb "${job[@]}" --verify_only=1
+	like "$rc:$out" "^1:.*offset 49152: corrupt: ${k%-intel} expected [0-9a-fx]+ got [0-9a-fx]+ \\(first bad byte at offset 53247 " \
+		"verify=$k: the last byte of block 12 flipped is found"
+done
+# null writes headers but checks nothing, as fio's verify=null.
+f=kind_null
+job=(--name=j --ioengine=psync --filename="$f" --rw=randwrite --bs=4k --size=256k --verify=null)
+sb "${job[@]}"
+r1=$rc
+flip $f $((12 * 4096 + 4095))
+sb "${job[@]}" --verify_only=1
+is "$r1 $rc $(vpy headers $f 4096 null)" "0 0 ok" \
+	"verify=null: headers with an empty checksum, and a flipped byte passes (nothing is checked)"
+# A block written by one kind is not passed by another.
+sb --name=j --ioengine=psync --filename=kind_md5 --rw=randwrite --bs=4k --size=256k \
+	--verify=sha256 --verify_only=1
+like "$rc:$out" "^1:.*offset [0-9]+: wrong verify kind: header written for md5 expected sha256" \
+	"an md5 file checked as sha256: wrong verify kind"
+
+# --- verify_interval --------------------------------------------------------
+f=iv
+job=(--name=j --ioengine=psync --filename="$f" --rw=write --bs=4k --size=256k --verify=sha256 --verify_interval=512)
+sb "${job[@]}"
+is "$rc $(vpy headers $f 512 sha256)" "0 ok" \
+	"verify_interval=512: a header every 512 bytes naming its own offset"
+flip $f $((2 * 4096 + 1536 + 300))
+sb "${job[@]}" --verify_only=1
+like "$rc:$out" "^1:.*verify failed on $f: offset 9728: corrupt: sha256 .*first bad byte at offset 10028 " \
+	"a byte in block 2's fourth interval: reported at the interval (9728), not the block"
+cp $f iv2
+zero_block iv2 0
+sb "${job[@]/#--filename=iv/--filename=iv2}" --verify_only=1
+like "$out" "verify failed on iv2: offset 0: no valid verify header" "a zeroed block: its first interval"
+
+# --- verify_pattern ---------------------------------------------------------
+# verify=pattern writes the pattern alone, byte for byte what fio writes for
+# the same job, in each of fio's pattern syntaxes.
+printf 'ABCxyz' >patfile
+pat_job=(--name=j --ioengine=psync --rw=write --bs=4k --size=64k --verify=pattern)
+HAVE_FIO=0
+command -v fio >/dev/null && HAVE_FIO=1
+for p in 0xdeadbeef '"hello"' 1234 "'patfile'"; do
+	if ((!HAVE_FIO)); then
+		skip 1 "fio is not installed"
+		continue
+	fi
+	rm -f sp fp
+	sb "${pat_job[@]}" --filename=sp --verify_pattern="$p"
+	fio "${pat_job[@]}" --filename=fp --verify_pattern="$p" >/dev/null 2>&1
+	ok "verify_pattern=$p: the file is byte for byte fio's" \
+		test "$rc" = 0 -a -s fp -a -s sp -a "$(cksum <sp)" = "$(cksum <fp)"
+done
+rm -f sp
+sb "${pat_job[@]}" --filename=sp --verify_pattern=0xdeadbeef
+if ((HAVE_FIO)); then
+	ok "fio's own verify_only passes storbench's pattern file" \
+		fio "${pat_job[@]}" --filename=sp --verify_pattern=0xdeadbeef --verify_only=1
+else
+	skip 1 "fio is not installed"
+fi
+printf 'X' | dd of=sp bs=1 seek=5000 conv=notrunc status=none
+sb "${pat_job[@]}" --filename=sp --verify_pattern=0xdeadbeef --verify_only=1
+like "$rc:$out" "^1:.*verify failed on sp: offset 4096: corrupt: byte at offset 5000 is 0x58 expected 0xde" \
+	"verify=pattern: one changed byte found, with what it is and should be"
+sb "${pat_job[@]}" --filename=sp --verify_pattern=0xdeadbeee --verify_only=1
+like "$rc:$out" "^1:.*offset 0: corrupt: byte at offset 3 is 0xef expected 0xee" \
+	"checking against another pattern fails at its first differing byte"
+# verify_pattern with a checksum kind: the payload after each header.
+sb --name=j --ioengine=psync --filename=mp --rw=write --bs=4k --size=64k --verify=md5 --verify_pattern='"zork"'
+is "$rc $(vpy headers mp 4096 md5) $(vpy payload mp zork 4096)" "0 ok True" \
+	"verify=md5 with verify_pattern: headers, then the pattern as payload"
+
+# --- verify_backlog ---------------------------------------------------------
+# 1000 writes with verify_backlog=16: after every 16 writes those 16 are
+# read back (the last 8 at the end), each exactly once, and nothing fails.
+sb --name=j --ioengine=psync --filename=bl --rw=randwrite --bs=4k --size=4000k \
+	--verify=crc32c --verify_backlog=16 --write_iolog=bl.log
+is "$rc:$(findings)" "0:" "verify_backlog=16 with randwrite: a clean run passes"
+is "$(vpy backlog bl.log 16)" "63 batches, 0 bad" \
+	"each batch of 16 writes read back right after it (62 full, then 8)"
+is "$(io_kib READ) $(io_kib WRITE)" "4000 4000" "every write read back once: READ and WRITE both 4000KiB"
+if [[ -n $AIO ]]; then
+	sb --name=j --ioengine="$AIO" --iodepth=16 --filename=bla --rw=randwrite --bs=4k \
+		--size=4000k --verify=md5 --verify_backlog=32 --write_iolog=bla.log
+	is "$rc:$(findings) $(vpy backlog bla.log 32)" "0: 32 batches, 0 bad" \
+		"$AIO iodepth=16, verify_backlog=32: passes, each batch read back after it"
+else
+	skip 1 "neither io_uring nor libaio works here"
+fi
+
+# --- bssplit and numjobs ----------------------------------------------------
+# Sequential bssplit: the I/O holding a damaged byte is named by its start,
+# taken from the job's own iolog.
+job=(--name=j --ioengine=psync --filename=bs --rw=write --bssplit=4k/50:16k/30:64k/20
+	--size=4m --verify=md5 --write_iolog=bs.log)
+sb "${job[@]}"
+is "$rc:$(findings) $(io_kib READ) $(io_kib WRITE)" "0: 4096 4096" \
+	"write with bssplit: verify passes and reads back all 4096KiB"
+io=$(awk '$2 == "write" && $3 <= 3000000 && $3 + $4 > 3000000 { print $3 }' bs.log)
+sb "${job[@]}" --verify_only=1
+r1=$rc
+flip bs 3000000
+sb "${job[@]}" --verify_only=1
+like "$r1 $rc:$out" "^0 1:.*verify failed on bs: offset $io: corrupt: md5 .*first bad byte at offset 3000000 " \
+	"verify_only passes it, then names the I/O ($io) holding a flipped byte"
+
+# randwrite with bssplit: fio's random map writes every block once (a
+# write is cut short at a block already written) and reads all 4 MiB
+# back; verify_only then passes the untouched file.
+job=(--name=j --ioengine=psync --filename=bsr --rw=randwrite --bssplit=4k/50:16k/30:64k/20
+	--size=4m --verify=md5 --randseed=5)
+sb "${job[@]}"
+is "$rc:$(findings)" "0:" "randwrite with bssplit: write + verify passes"
+is "$(io_kib READ) $(io_kib WRITE)" "4096 4096" \
+	"and reads back as much as it wrote (fio: 4096KiB both)"
+sb "${job[@]}" --verify_only=1
+is "$rc:$(findings)" "0:" "verify_only passes the untouched randwrite+bssplit file"
+# The same with overwrites: loops=2 writes every block twice.
+job=(--name=j --ioengine=psync --filename=lp --rw=randwrite --bs=4k --size=256k
+	--verify=md5 --loops=2)
+sb "${job[@]}"
+r1=$rc
+sb "${job[@]}" --verify_only=1
+is "$r1 $rc:$(findings)" "0 0:" "loops=2 (every block overwritten): verify_only checks only the latest writes"
+
+mkdir nj
+job=(--name=j --ioengine=psync --directory=nj --rw=randwrite --bs=4k --size=1m --numjobs=2 --verify=xxhash)
+sb "${job[@]}"
+is "$rc:$(findings) $(io_kib READ) $(io_kib WRITE)" "0: 2048 2048" \
+	"numjobs=2: both clones write and verify 1 MiB each"
+is "$(vpy headers nj/j.0.0 4096 xxhash) $(vpy headers nj/j.1.0 4096 xxhash)" "ok ok" \
+	"each clone its own file (nj/j.0.0, nj/j.1.0) of valid xxhash blocks"
+ok "written by different streams (the block at 0 has a different seed)" \
+	test "$(vpy seed nj/j.0.0 0)" != "$(vpy seed nj/j.1.0 0)"
+flip nj/j.1.0 $((5 * 4096 + 70))
+sb "${job[@]}" --verify_only=1
+is "$rc:$(findings)" "1:offset 20480: corrupt;" "verify_only: the damage in clone 1's file is found"
+like "$out" "verify failed on nj/j.1.0: offset 20480" "and named in that file"
+
+# --- the read-back is counted as reads --------------------------------------
+job=(--name=j --ioengine=psync --filename=st --rw=randwrite --bs=4k --size=1m --verify=md5)
+sb "${job[@]}"
+like "$out" "  read: IOPS=[^(]*\\([^)]*\\)\\(1024KiB/" "the job's read line moved 1024KiB"
+is "$(io_kib READ) $(io_kib WRITE)" "1024 1024" "READ io equals WRITE io (1024KiB)"
+sb "${job[@]}" --do_verify=0
+is "$rc:$(io_kib READ):$(io_kib WRITE)" "0::1024" "do_verify=0: writes only, nothing read back"
+sb "${job[@]}" --verify_only=1
+is "$rc:$(io_kib READ):$(io_kib WRITE)" "0:1024:" "verify_only: reads the 1024KiB, writes nothing"
+if [[ -n $AIO ]]; then
+	sb "${job[@]}" --ioengine="$AIO" --iodepth=16
+	is "$rc $(io_kib READ) $(io_kib WRITE)" "0 1024 1024" "$AIO iodepth=16: the read-back counted too"
+else
+	skip 1 "neither io_uring nor libaio works here"
+fi
+
+# --- jobs that cannot verify ------------------------------------------------
+sb --name=j --ioengine=psync --filename=st --rw=read --bs=4k --size=1m --verify=md5
+like "$rc:$out" "^2:.*verify needs a job that writes" "rw=read with verify, without verify_only: refused"
+sb --name=j --ioengine=null --rw=write --bs=4k --size=1m --verify=md5
+like "$rc:$out" "^2:.*engine null moves no data: nothing to verify" "the null engine: refused"
+sb --name=j --ioengine=psync --filename=st --rw=write --bs=4k --size=1m --verify=crc64
+like "$rc:$out" "^2:.*verify=crc64 is not supported yet" "verify=crc64: refused, not supported yet"
+sb --name=j --ioengine=psync --filename=st --rw=write --bs=4k --size=1m --verify=pattern
+like "$rc:$out" "^2:.*verify=pattern needs verify_pattern" "verify=pattern without a pattern: refused"
+
+done_testing
