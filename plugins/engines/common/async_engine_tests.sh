@@ -26,7 +26,8 @@ ae_skip_unless_usable() {
 
 # ae_distinct_blocks FILE: how many distinct 4 KiB blocks FILE holds. The
 # host writes its own pseudo-random buffers, one per I/O slot, so a file
-# written at iodepth N holds at most N distinct blocks, none of zeros.
+# written at iodepth N with scramble_buffers=0 (which stops the host from
+# varying each write) holds at most N distinct blocks, none of zeros.
 ae_distinct_blocks() {
 	local d
 	d=$(mktemp -d "$T/blk.XXXXXX")
@@ -53,7 +54,8 @@ ae_io() {
 		what="direct=$direct"
 
 		out=$(fe_run --name=w --ioengine="$engine" --rw=write --bs=4k \
-			--size=4m --iodepth=16 --direct=$direct --filename="$f")
+			--size=4m --iodepth=16 --direct=$direct \
+			--scramble_buffers=0 --filename="$f")
 		is "$?" 0 "$what: sequential write at iodepth 16 exits 0"
 		is "$(fe_kib "$out" write)" 4096 \
 			"$what: the report says 4096KiB written"
@@ -104,9 +106,9 @@ ae_io() {
 		is "$(stat -c %s "$T/new.$direct")" 1048576 "$what: at full size"
 	done
 
-	# At iodepth 1 the host writes the same buffer at every offset,
-	# whatever the engine: the engine's file must equal psync's byte for
-	# byte.
+	# At iodepth 1 what the host writes at each offset (scrambled or
+	# not) depends on the job only, not on the engine: the engine's file
+	# must equal psync's byte for byte.
 	fe_run --name=a --ioengine="$engine" --rw=write --bs=4k --size=1m \
 		--iodepth=1 --filename="$T/a.dat" >/dev/null
 	fe_run --name=a --ioengine=psync --rw=write --bs=4k --size=1m \

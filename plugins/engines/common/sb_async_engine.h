@@ -1,10 +1,11 @@
 /*
  * sb_async_engine.h - the code that the asynchronous kernel-interface engines
  * (libaio, io_uring) share on top of sb_file_engine.h: the queue depth, the
- * I/Os they complete in queue() rather than hand to the kernel, the batch of
- * completions event() reads from, the checks getevents() starts with, the
- * wait for a deadline, the bounded retry when the kernel is short of
- * resources, and reading a sysctl for an error message.
+ * I/Os they complete in queue() rather than hand to the kernel (syncs and
+ * trims, after a drain), the batch of completions event() reads from, the
+ * checks getevents() starts with, the wait for a deadline, the bounded retry
+ * when the kernel is short of resources, and reading a sysctl for an error
+ * message.
  *
  * Header-only for the same reason as sb_file_engine.h (plugins link nothing
  * of the core nor of each other): every function is static inline. Include
@@ -34,14 +35,20 @@ static inline unsigned sb_ae_depth(const struct sb_env *env)
 }
 
 /*
- * queue() for an I/O the engine does not hand to the kernel. An fsync must
- * cover every write queued before it, so it waits until nothing is
- * outstanding (SB_Q_BUSY makes the host reap first) and then runs here;
- * any other direction that is not a read or write fails with EOPNOTSUPP.
+ * queue() for an I/O the engine does not hand to the kernel: fsync,
+ * fdatasync and trim (sb_fe_nodata). A sync must cover every write queued
+ * before it, and a trim must neither overtake an earlier write to its range
+ * nor be overtaken by a later one, so each waits until nothing is
+ * outstanding (SB_Q_BUSY makes the host reap first) and then runs here, as
+ * fio's libaio and io_uring engines run their trims (FIO_ASYNCIO_SYNC_TRIM).
+ * Any other direction fails at once with EOPNOTSUPP.
  */
 static inline int sb_ae_queue_here(struct sb_io *io, unsigned outstanding)
 {
-	if (io->ddir == SB_DDIR_SYNC && outstanding)
+	int drain = io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC ||
+		    io->ddir == SB_DDIR_TRIM;
+
+	if (drain && outstanding)
 		return SB_Q_BUSY;
 	io->result = sb_fe_nodata(io);
 	return SB_Q_COMPLETED;

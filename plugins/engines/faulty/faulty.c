@@ -242,6 +242,14 @@ static int faulty_close(struct sb_env *env, struct sb_file *f)
 	return o->backend == FAULTY_PSYNC ? sb_fe_close(env, f) : 0;
 }
 
+/* The null backend created nothing, so a file of that name is not ours. */
+static int faulty_unlink(struct sb_env *env, struct sb_file *f)
+{
+	const struct faulty_opts *o = env->opts;
+
+	return o->backend == FAULTY_PSYNC ? sb_fe_unlink(env, f) : 0;
+}
+
 /* At least ns by the host's clock, which is the one latencies are measured
  * with. */
 static void faulty_delay(struct sb_env *env, uint64_t ns)
@@ -301,22 +309,25 @@ static int faulty_queue(struct sb_env *env, struct sb_io *io)
 		len = faulty_short_len(env, io, r_len);
 	if (o->backend == FAULTY_PSYNC)
 		io->result = sb_fe_pio(io, len);
-	else if (data)
+	else if (data || io->ddir == SB_DDIR_TRIM)
 		io->result = (int64_t)len;
+	else if (io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC)
+		io->result = 0;
 	else
-		io->result = io->ddir == SB_DDIR_SYNC ? 0 : -EOPNOTSUPP;
+		io->result = -EOPNOTSUPP;
 	return SB_Q_COMPLETED;
 }
 
 static const struct sb_engine_ops faulty_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_DIRECT,
+	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct faulty_state),
 	.setup = faulty_setup,
 	.init = faulty_init,
 	.open_file = faulty_open,
 	.close_file = faulty_close,
 	.queue = faulty_queue,
+	.unlink_file = faulty_unlink,
 };
 
 SB_PLUGIN_DESCRIPTOR = {

@@ -13,6 +13,13 @@
  * length of that I/O (grown if a later I/O on the same buffer is longer). A
  * buffer that finds no slot, or that the kernel refuses, is used unregistered,
  * and the engine says so once.
+ *
+ * Syncs and trims: fsync and fdatasync are IORING_OP_FSYNC, a trim of a
+ * regular file IORING_OP_FALLOCATE punching a hole, each with
+ * IOSQE_IO_DRAIN so that it neither overtakes the I/Os queued before it nor
+ * is overtaken by those after. A block device's trim is BLKDISCARD, which
+ * liburing 2.3 has no opcode for: it runs in queue() once nothing is in
+ * flight, as fio's io_uring engine runs every trim.
  */
 #define _GNU_SOURCE /* O_DIRECT, in the shared open helper */
 #include "../common/sb_async_engine.h"
@@ -28,12 +35,19 @@
 #include <storbench/engine.h>
 
 #ifndef SB_PLUGIN_VERSION
-#define SB_PLUGIN_VERSION "1.0.0"
+#define SB_PLUGIN_VERSION "1.1.0"
 #endif
 
 /* Slots of the registered file table; a worker opens one file today, and
  * files beyond this many are used by descriptor instead. */
 #define URING_FILE_SLOTS 16
+
+/* What f->engine_data holds: the registered-file slot + 1 (0: none) in the
+ * low bits, and whether the file is a regular file, which decides how it is
+ * trimmed (only a regular file takes a punched hole) and is learnt at open
+ * so that queue() needs no system call. */
+#define URING_FILE_SLOT_MASK 0xffu
+#define URING_FILE_REG	     0x100u
 
 struct uring_opts {
 	int hipri;
@@ -112,6 +126,7 @@ struct uring_state {
 	unsigned depth;
 	unsigned inflight; /* queued and not yet handed back by getevents */
 	int nonvectored;   /* the option, with -1 resolved */
+	int fallocate;	   /* the kernel has IORING_OP_FALLOCATE (5.6+) */
 	struct sb_ae_batch batch; /* the last getevents() batch */
 	/* READV/WRITEV need an iovec that lives until the kernel has read
 	 * it; io->engine_data holds its index + 1. */
@@ -243,23 +258,26 @@ static int uring_setup(struct sb_env *env)
 	return 0;
 }
 
-/* fio's nonvectored=-1: plain READ/WRITE (5.6+) when the kernel has them,
- * READV/WRITEV otherwise. */
-static int uring_resolve_nonvectored(struct sb_env *env)
+/* What the kernel's ring can do. fio's nonvectored=-1: plain READ/WRITE
+ * (5.6+) when the kernel has them, READV/WRITEV otherwise. A trim of a file
+ * without IORING_OP_FALLOCATE is done in queue() instead. */
+static void uring_probe(struct sb_env *env)
 {
 	const struct uring_opts *o = env->opts;
 	struct uring_state *s = env->state;
-	struct io_uring_probe *probe;
-	int yes;
+	struct io_uring_probe *probe = io_uring_get_probe_ring(&s->ring);
 
 	if (o->nonvectored >= 0)
-		return o->nonvectored > 0;
-	probe = io_uring_get_probe_ring(&s->ring);
-	yes = probe && io_uring_opcode_supported(probe, IORING_OP_READ) &&
-	      io_uring_opcode_supported(probe, IORING_OP_WRITE);
+		s->nonvectored = o->nonvectored > 0;
+	else
+		s->nonvectored =
+			probe &&
+			io_uring_opcode_supported(probe, IORING_OP_READ) &&
+			io_uring_opcode_supported(probe, IORING_OP_WRITE);
+	s->fallocate =
+		probe && io_uring_opcode_supported(probe, IORING_OP_FALLOCATE);
 	if (probe)
 		io_uring_free_probe(probe);
-	return yes;
 }
 
 static int uring_init(struct sb_env *env)
@@ -281,7 +299,7 @@ static int uring_init(struct sb_env *env)
 	if (rc)
 		return rc;
 	s->ring_live = 1;
-	s->nonvectored = uring_resolve_nonvectored(env);
+	uring_probe(env);
 	h->fact(env->handle, "io_uring.nonvectored",
 		s->nonvectored ? "1" : "0");
 	if (o->registerfiles) {
@@ -346,12 +364,15 @@ static void uring_cleanup(struct sb_env *env)
 static int uring_open_file(struct sb_env *env, struct sb_file *f)
 {
 	struct uring_state *s = env->state;
+	struct stat st;
 	int rc;
 
 	f->engine_data = 0;
-	rc = sb_fe_open(env, f, NULL);
+	rc = sb_fe_open(env, f, &st);
 	if (rc)
 		return rc;
+	if (S_ISREG(st.st_mode))
+		f->engine_data = URING_FILE_REG;
 	for (unsigned i = 0; s->files && i < URING_FILE_SLOTS; i++) {
 		if (s->file_used[i])
 			continue;
@@ -365,7 +386,7 @@ static int uring_open_file(struct sb_env *env, struct sb_file *f)
 				f->path, strerror(-rc));
 		}
 		s->file_used[i] = 1;
-		f->engine_data = i + 1;
+		f->engine_data |= i + 1;
 		break;
 	}
 	return 0;
@@ -375,14 +396,15 @@ static int uring_close_file(struct sb_env *env, struct sb_file *f)
 {
 	struct uring_state *s = env->state;
 
-	if (f->engine_data) {
-		unsigned slot = (unsigned)f->engine_data - 1;
+	if (f->engine_data & URING_FILE_SLOT_MASK) {
+		unsigned slot =
+			(unsigned)(f->engine_data & URING_FILE_SLOT_MASK) - 1;
 		int none = -1;
 
 		io_uring_register_files_update(&s->ring, slot, &none, 1);
 		s->file_used[slot] = 0;
-		f->engine_data = 0;
 	}
+	f->engine_data = 0;
 	return sb_fe_close(env, f);
 }
 
@@ -500,8 +522,17 @@ static int uring_queue(struct sb_env *env, struct sb_io *io)
 		}
 		break;
 	case SB_DDIR_SYNC:
+	case SB_DDIR_DATASYNC:
 		/* A polled ring refuses fsync: drain, then sync here. */
 		if (o->hipri)
+			return sb_ae_queue_here(io, s->inflight);
+		break;
+	case SB_DDIR_TRIM:
+		/* BLKDISCARD has no opcode, a polled ring takes no fallocate,
+		 * and an old kernel may have none: drain, then trim here
+		 * (which also fails what is neither file nor device). */
+		if (o->hipri || !s->fallocate ||
+		    !(io->file->engine_data & URING_FILE_REG))
 			return sb_ae_queue_here(io, s->inflight);
 		break;
 	default:
@@ -519,15 +550,29 @@ static int uring_queue(struct sb_env *env, struct sb_io *io)
 					"submission queue full with nothing in "
 					"flight");
 	}
-	if (io->file->engine_data) {
-		fd = (int)io->file->engine_data - 1;
+	if (io->file->engine_data & URING_FILE_SLOT_MASK) {
+		fd = (int)(io->file->engine_data & URING_FILE_SLOT_MASK) - 1;
 		flags |= IOSQE_FIXED_FILE;
 	}
-	if (io->ddir == SB_DDIR_SYNC) {
-		/* The fsync must cover every write queued before it. */
-		io_uring_prep_fsync(sqe, fd, 0);
+	switch (io->ddir) {
+	case SB_DDIR_SYNC:
+	case SB_DDIR_DATASYNC:
+		/* The sync must cover every write queued before it. */
+		io_uring_prep_fsync(sqe, fd,
+				    io->ddir == SB_DDIR_DATASYNC
+					    ? IORING_FSYNC_DATASYNC
+					    : 0);
 		flags |= IOSQE_IO_DRAIN;
-	} else {
+		break;
+	case SB_DDIR_TRIM:
+		/* Drained both ways: a write to the range queued before or
+		 * after must not land on the wrong side of the hole. */
+		io_uring_prep_fallocate(
+			sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			(off_t)io->offset, (off_t)io->length);
+		flags |= IOSQE_IO_DRAIN;
+		break;
+	default:
 		uring_prep_rw(env, sqe, fd, io);
 	}
 	io_uring_sqe_set_flags(sqe, flags);
@@ -644,6 +689,9 @@ static int uring_getevents(struct sb_env *env, unsigned min, unsigned max,
 			continue;
 		io = io_uring_cqe_get_data(cqe);
 		io->result = cqe->res;
+		/* fallocate completes with 0; a trim's result is its length. */
+		if (io->ddir == SB_DDIR_TRIM && cqe->res == 0)
+			io->result = (int64_t)io->length;
 		if (io->engine_data) {
 			s->iov_free[s->niov_free++] =
 				(unsigned)io->engine_data - 1;
@@ -690,7 +738,7 @@ static int uring_report(struct sb_env *env)
 
 static const struct sb_engine_ops uring_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT,
+	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct uring_state),
 	.setup = uring_setup,
 	.init = uring_init,
@@ -702,6 +750,7 @@ static const struct sb_engine_ops uring_ops = {
 	.getevents = uring_getevents,
 	.event = uring_event,
 	.report = uring_report,
+	.unlink_file = sb_fe_unlink,
 };
 
 SB_PLUGIN_DESCRIPTOR = {

@@ -11,6 +11,10 @@
  * With userspace_reap, completions are taken straight from the ring the
  * kernel maps into the process at io_setup(), as fio does; io_getevents()
  * is still used to wait when the ring is empty.
+ *
+ * fsync, fdatasync and trim are not handed to the kernel: AIO has no trim
+ * command and gives no ordering between iocbs, so the engine drains and
+ * then does them in queue(), as fio's libaio does.
  */
 #define _GNU_SOURCE /* O_DIRECT, in the shared open helper */
 #include "../common/sb_async_engine.h"
@@ -24,7 +28,7 @@
 #include <storbench/engine.h>
 
 #ifndef SB_PLUGIN_VERSION
-#define SB_PLUGIN_VERSION "1.0.0"
+#define SB_PLUGIN_VERSION "1.1.0"
 #endif
 
 /*
@@ -205,9 +209,10 @@ static int libaio_queue(struct sb_env *env, struct sb_io *io)
 	struct iocb *cb;
 
 	/*
-	 * An fsync must cover the writes queued before it, and AIO gives no
-	 * ordering between iocbs (IOCB_CMD_FSYNC may run beside them): drain
-	 * first, then sync here, as fio does.
+	 * An fsync or fdatasync must cover the writes queued before it, and
+	 * AIO gives no ordering between iocbs (IOCB_CMD_FSYNC may run beside
+	 * them); a trim has no iocb at all and must not race a write to its
+	 * range. So each drains first and then runs here, as in fio.
 	 */
 	if (io->ddir != SB_DDIR_READ && io->ddir != SB_DDIR_WRITE)
 		return sb_ae_queue_here(io, libaio_outstanding(s));
@@ -393,7 +398,7 @@ static struct sb_io *libaio_event(struct sb_env *env, unsigned index)
 
 static const struct sb_engine_ops libaio_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT,
+	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct libaio_state),
 	.setup = libaio_setup,
 	.init = libaio_init,
@@ -404,6 +409,7 @@ static const struct sb_engine_ops libaio_ops = {
 	.commit = libaio_commit,
 	.getevents = libaio_getevents,
 	.event = libaio_event,
+	.unlink_file = sb_fe_unlink,
 };
 
 SB_PLUGIN_DESCRIPTOR = {

@@ -1,6 +1,9 @@
 /*
  * mmap: maps the file (MAP_SHARED) and copies between the mapping and the
- * I/O buffer, as fio's mmap engine does; SB_DDIR_SYNC is msync(MS_SYNC).
+ * I/O buffer, as fio's mmap engine does; SB_DDIR_SYNC and SB_DDIR_DATASYNC
+ * are msync(MS_SYNC), and a trim punches a hole through the descriptor (the
+ * kernel drops the punched pages from the mapping, so reads through it see
+ * zeros).
  * Each worker maps the whole file at its first I/O, or, when that fails or
  * mmap_window asks for it, one window at a time (fio's fallback: 1 GiB
  * windows).
@@ -13,7 +16,9 @@
  *  - a file shorter than the job wants is grown at open with fallocate(2),
  *    which reserves the blocks, so a full disk fails the open with ENOSPC
  *    rather than a later write fault; ftruncate(2) only where the file
- *    system has no fallocate;
+ *    system has no fallocate (fallocate=native or posix already grew it in
+ *    the shared open helper; fallocate=truncate grows it without blocks,
+ *    as the user asked);
  *  - a mapping never reaches past the size found at open (re-read with
  *    fstat(2) each time a window is mapped), and each I/O is clipped to
  *    that size: past the end a read or write is short, as pread(2) is at
@@ -172,8 +177,11 @@ static int mmap_open(struct sb_env *env, struct sb_file *f)
 	if (rc)
 		return rc;
 	s->prot = PROT_READ | (sb_fe_writable(f->fd) ? PROT_WRITE : 0);
+	/* The host's layout pass appends from the size found here: grown
+	 * now, the file would look laid out and keep its zeros. Its writes
+	 * go through pwrite instead (mmap_queue), which grows the file. */
 	if (S_ISREG(st.st_mode) && (s->prot & PROT_WRITE) &&
-	    f->want_bytes > f->real_size) {
+	    !(env->flags & SB_ENV_LAYOUT) && f->want_bytes > f->real_size) {
 		rc = mmap_extend(env, f);
 		if (rc) {
 			close(f->fd);
@@ -246,13 +254,13 @@ static int mmap_remap(struct sb_env *env, struct sb_file *f, uint64_t off,
 	return mmap_map(env, f->fd, start, stop - start);
 }
 
-static int64_t mmap_sync(struct mmap_state *s, int fd)
+static int64_t mmap_sync(struct mmap_state *s, int fd, int datasync)
 {
 	if (s->map && msync(s->map, s->map_len, MS_SYNC) != 0)
 		return -errno;
 	/* msync reaches only the mapping in place; what was written through
 	 * windows unmapped since is dirty page cache, which fsync reaches. */
-	if (s->dirty_unmapped && fsync(fd) != 0)
+	if (s->dirty_unmapped && (datasync ? fdatasync(fd) : fsync(fd)) != 0)
 		return -errno;
 	s->dirty = 0;
 	s->dirty_unmapped = 0;
@@ -266,8 +274,15 @@ static int mmap_queue(struct sb_env *env, struct sb_io *io)
 	uint64_t len;
 	int rc;
 
-	if (io->ddir == SB_DDIR_SYNC) {
-		io->result = mmap_sync(s, io->file->fd);
+	if (io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC) {
+		io->result = mmap_sync(s, io->file->fd,
+				       io->ddir == SB_DDIR_DATASYNC);
+		return SB_Q_COMPLETED;
+	}
+	if (io->ddir == SB_DDIR_TRIM) {
+		/* Through the descriptor: a mapping has no way to free blocks.
+		 * A read-only descriptor refuses it with EBADF. */
+		io->result = sb_fe_trim(io);
 		return SB_Q_COMPLETED;
 	}
 	if (io->ddir != SB_DDIR_READ && io->ddir != SB_DDIR_WRITE) {
@@ -278,6 +293,10 @@ static int mmap_queue(struct sb_env *env, struct sb_io *io)
 	 * would fault instead. */
 	if (io->ddir == SB_DDIR_WRITE && !(s->prot & PROT_WRITE)) {
 		io->result = -EBADF;
+		return SB_Q_COMPLETED;
+	}
+	if (env->flags & SB_ENV_LAYOUT) {
+		io->result = sb_fe_pio(io, io->length);
 		return SB_Q_COMPLETED;
 	}
 	len = mmap_clip(s, io);
@@ -305,13 +324,14 @@ static int mmap_queue(struct sb_env *env, struct sb_io *io)
 
 static const struct sb_engine_ops mmap_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = 0,
+	.flags = SB_ENGINE_TRIM,
 	.state_size = sizeof(struct mmap_state),
 	.setup = mmap_setup,
 	.init = mmap_init,
 	.open_file = mmap_open,
 	.close_file = mmap_close,
 	.queue = mmap_queue,
+	.unlink_file = sb_fe_unlink,
 };
 
 SB_PLUGIN_DESCRIPTOR = {

@@ -2,6 +2,8 @@
  * null: completes every I/O without touching data, so a run measures only
  * storbench's own per-I/O cost. At iodepth 1 it completes in queue(); deeper,
  * it completes queued I/Os when reaped, exercising the asynchronous path.
+ * Every direction completes: reads, writes and trims with their length,
+ * fsync and fdatasync with 0.
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <errno.h>
@@ -70,7 +72,9 @@ static int null_queue(struct sb_env *env, struct sb_io *io)
 	const struct null_opts *o = env->opts;
 	struct null_state *s = env->state;
 
-	io->result = (int64_t)io->length;
+	io->result = io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC
+			     ? 0
+			     : (int64_t)io->length;
 	/* When it is due: the host reaps in queue order, so waiting for the
 	 * first due one in getevents keeps every latency at least the set
 	 * one. */
@@ -119,7 +123,7 @@ static struct sb_io *null_event(struct sb_env *env, unsigned index)
 static const struct sb_engine_ops null_ops = {
 	.size = sizeof(struct sb_engine_ops),
 	.flags = SB_ENGINE_ASYNC | SB_ENGINE_NO_FILES | SB_ENGINE_NO_DATA |
-		 SB_ENGINE_DIRECT,
+		 SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct null_state),
 	.init = null_init,
 	.open_file = null_open,

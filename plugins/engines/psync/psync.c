@@ -1,8 +1,8 @@
 /*
  * psync: pread(2)/pwrite(2) on local files and block devices, one I/O at a
  * time, as fio's psync engine (fio's default on Linux). Opening, sizing
- * (block devices included) and the I/O itself are the shared fd-engine
- * helpers of plugins/engines/common.
+ * (block devices included), the I/O itself, fsync, fdatasync, trim and
+ * unlink are the shared fd-engine helpers of plugins/engines/common.
  */
 #define _GNU_SOURCE /* O_DIRECT, in the shared open helper */
 #include "../common/sb_file_engine.h"
@@ -23,10 +23,11 @@ static int psync_queue(struct sb_env *env, struct sb_io *io)
 
 static const struct sb_engine_ops psync_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_DIRECT,
+	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
 	.open_file = psync_open,
 	.close_file = sb_fe_close,
 	.queue = psync_queue,
+	.unlink_file = sb_fe_unlink,
 };
 
 SB_PLUGIN_DESCRIPTOR = {

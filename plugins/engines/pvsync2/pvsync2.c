@@ -132,6 +132,7 @@ static int pvsync2_queue(struct sb_env *env, struct sb_io *io)
 		n = pwritev2(io->file->fd, &iov, 1, (off_t)io->offset,
 			     pvsync2_flags(env));
 	else {
+		/* fsync, fdatasync, trim: no RWF_* flag applies. */
 		io->result = sb_fe_nodata(io);
 		return SB_Q_COMPLETED;
 	}
@@ -141,13 +142,14 @@ static int pvsync2_queue(struct sb_env *env, struct sb_io *io)
 
 static const struct sb_engine_ops pvsync2_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_DIRECT,
+	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct pvsync2_state),
 	.setup = pvsync2_setup,
 	.init = pvsync2_init,
 	.open_file = pvsync2_open,
 	.close_file = pvsync2_close,
 	.queue = pvsync2_queue,
+	.unlink_file = sb_fe_unlink,
 };
 
 SB_PLUGIN_DESCRIPTOR = {

@@ -34,7 +34,7 @@
  * this value, so keep the two equal.
  */
 #ifndef SB_PLUGIN_VERSION
-#define SB_PLUGIN_VERSION "1.0.0"
+#define SB_PLUGIN_VERSION "1.1.0"
 #endif
 
 /*
@@ -154,8 +154,10 @@ static int skeleton_queue(struct sb_env *env, struct sb_io *io)
 	struct skeleton_state *s = env->state;
 	unsigned char *at;
 
-	if (io->ddir == SB_DDIR_SYNC) {
-		/* Memory has nothing to flush. */
+	if (io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC) {
+		/* Memory has nothing to flush. A host built for ABI 1.0 never
+		 * sends SB_DDIR_DATASYNC; one for 1.1 sends it to a plugin
+		 * built for 1.1, as this one is. */
 		io->result = 0;
 		return SB_Q_COMPLETED;
 	}
@@ -172,7 +174,9 @@ static int skeleton_queue(struct sb_env *env, struct sb_io *io)
 		memcpy(at, io->buf, io->length);
 		break;
 	case SB_DDIR_TRIM:
-		/* A trimmed range reads back as it did before any write. */
+		/* A trimmed range reads back as it did before any write: the
+		 * fill byte, 0 unless skeleton_fill says otherwise, as a
+		 * discarded block of a device that zeroes on discard. */
 		memset(at, (int)o->fill, io->length);
 		break;
 	default:
@@ -217,16 +221,18 @@ static int skeleton_report(struct sb_env *env)
  * SDK, whose table has more hooks at the end, knows which ones this plugin
  * has. Designated initializers leave every hook not named NULL, which means
  * "not needed": here close_file (nothing to close), cleanup (host->alloc'd
- * memory is the host's to free), teardown, commit, and getevents/event (the
+ * memory is the host's to free), teardown, commit, getevents/event (the
  * engine completes every I/O in queue; an SB_ENGINE_ASYNC engine must have
- * both). queue is the only hook every engine must have.
+ * both) and unlink_file (ABI 1.1, for unlink=1: there is no file to
+ * remove). queue is the only hook every engine must have.
  */
 static const struct sb_engine_ops skeleton_ops = {
 	.size = sizeof(struct sb_engine_ops),
 	/* The target is memory: there is no file for the host to create or
 	 * lay out. direct=1 means nothing to memory, so SB_ENGINE_DIRECT (the
-	 * engine honours direct=1) is not claimed. */
-	.flags = SB_ENGINE_NO_FILES,
+	 * engine honours direct=1) is not claimed. SB_ENGINE_TRIM (ABI 1.1)
+	 * tells the host that trim jobs are welcome here. */
+	.flags = SB_ENGINE_NO_FILES | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct skeleton_state),
 	.setup = skeleton_setup,
 	.init = skeleton_init,

@@ -49,6 +49,8 @@ static int sync_queue(struct sb_env *env, struct sb_io *io)
 	int fd = io->file->fd;
 	ssize_t n;
 
+	/* fsync, fdatasync and trim name their range themselves and leave
+	 * the position alone. */
 	if (io->ddir != SB_DDIR_READ && io->ddir != SB_DDIR_WRITE) {
 		io->result = sb_fe_nodata(io);
 		return SB_Q_COMPLETED;
@@ -77,11 +79,12 @@ static int sync_queue(struct sb_env *env, struct sb_io *io)
 
 static const struct sb_engine_ops sync_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_DIRECT,
+	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct sync_state),
 	.open_file = sync_open,
 	.close_file = sync_close,
 	.queue = sync_queue,
+	.unlink_file = sb_fe_unlink,
 };
 
 SB_PLUGIN_DESCRIPTOR = {

@@ -11,7 +11,7 @@ source "$(dirname "$0")/../../../../tests/tap/tap.sh"
 source "$(dirname "$0")/../../common/file_engine_tests.sh"
 sb_tmpdir T
 
-plan $((2 * FE_ROUNDTRIP_TESTS + 13))
+plan $((2 * FE_ROUNDTRIP_TESTS + 15))
 
 fe_roundtrip mmap "$T/whole" "whole file"
 fe_roundtrip mmap "$T/windows" "64k windows" --mmap_window=64k
@@ -68,11 +68,20 @@ if chattr +i "$T/ro" 2>/dev/null; then
 		"with EBADF, as write(2) would"
 	out=$(fe_run --name=big --ioengine=mmap --rw=randread --bs=4k \
 		--size=4m --filename="$T/ro") && st=0 || st=$?
-	like "$st:$(cat "$T/err")" '^1:.*laying out .*Bad file descriptor' \
+	like "$st:$(cat "$T/err")" '^1:.*laying out.*Bad file descriptor' \
 		"a read job wanting more than the file holds fails cleanly"
 else
 	skip 4 "chattr +i does not work in $T"
 fi
+
+# The host lays a new file out before a read job; the engine must not grow
+# it first, or the layout finds nothing to write and the reads read zeros.
+out=$(fe_run --name=lay --ioengine=mmap --rw=randread --bs=4k --size=256k \
+	--filename="$T/lay") && st=0 || st=$?
+is "$st:$(stat -c %s "$T/lay")" 0:262144 \
+	"a read job on a new file exits 0, the file laid out at 256 KiB"
+ok "with data, not the zeros of a file grown at open" \
+	bash -c "! cmp -s -n 262144 '$T/lay' /dev/zero"
 
 fe_valgrind "valgrind: writes and reads through windows run clean" 0 \
 	--name=v --ioengine=mmap --rw=randrw --bs=4k --size=256k \
