@@ -4,10 +4,13 @@
 set -euo pipefail
 
 # fio is the reference the compatibility tests compare against; clang and
-# its runtime build the job-file fuzzer.
+# its runtime build the job-file fuzzer; mount (losetup, mount),
+# e2fsprogs, util-linux (mkswap, wipefs) and fdisk (sfdisk) make the loop
+# devices the block-device tests write to.
 pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
 	python3 valgrind procps strace time
-	fio clang libclang-rt-14-dev)
+	fio clang libclang-rt-14-dev
+	mount e2fsprogs util-linux fdisk)
 
 missing=()
 for p in "${pkgs[@]}"; do
