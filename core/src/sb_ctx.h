@@ -24,10 +24,13 @@ struct sb_ctx {
 	 * said once per run however many jobs use the option. */
 	const char *warned[64];
 	size_t nwarned;
-	/* Set by the signal thread on SIGINT/SIGTERM: workers end their jobs
-	 * as if runtime were up, and the results are still reported. */
+	/* Set on SIGINT/SIGTERM (SB_STOP_SIGNAL) or by a job with exitall
+	 * (SB_STOP_EXITALL): workers end their jobs as if runtime were up,
+	 * and the results are still reported. */
 	atomic_int stop;
 };
+
+enum { SB_STOP_SIGNAL = 1, SB_STOP_EXITALL = 2 };
 
 static inline int sb_stopping(const struct sb_ctx *ctx)
 {

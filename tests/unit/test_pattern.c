@@ -18,7 +18,7 @@ int main(void)
 	uint64_t bytes = 0, n = 0, reads = 0, expect = 0;
 	int in_order = 1, aligned = 1, same = 1, differ = 0, rc;
 
-	plan(17);
+	plan(26);
 
 	sb_pattern_init(&p, 1, 0, 1 * MIB, 1 * MIB, bs4k, 100, 0, 0);
 	while ((rc = sb_pattern_next(&p, &s)) == 0) {
@@ -111,6 +111,120 @@ int main(void)
 			   (unsigned long long)seen_bad);
 			free(hits);
 		}
+	}
+
+	/* trimwrite: each block trimmed, then written at the same place. */
+	{
+		int pairs = 1, trims = 0;
+
+		sb_pattern_init(&p, 3, 0, 64 * KIB, 64 * KIB, bs4k, 0, 1, 0);
+		sb_pattern_trim(&p, SB_PAT_TRIMWRITE);
+		while (sb_pattern_next(&p, &s) == 0) {
+			pairs &= s.ddir == SB_DDIR_TRIM &&
+				 sb_pattern_next(&p, &t) == 0 &&
+				 t.ddir == SB_DDIR_WRITE &&
+				 t.offset == s.offset && t.length == s.length;
+			trims++;
+		}
+		ok(pairs && trims == 16,
+		   "randtrimwrite: 16 trims, each followed by its write");
+	}
+
+	/* write:4k skips 4k after each block; read:-8k steps back. */
+	sb_pattern_init(&p, 1, 0, 64 * KIB, 16 * KIB, bs4k, 0, 0, 0);
+	sb_pattern_modifier(&p, 4 * KIB, 0);
+	expect = 0;
+	in_order = 1;
+	while (sb_pattern_next(&p, &s) == 0) {
+		in_order &= s.offset == expect;
+		expect += 8 * KIB;
+	}
+	ok(in_order, "write:4k: offsets 0, 8k, 16k, 24k");
+	sb_pattern_init(&p, 1, 0, 64 * KIB, 16 * KIB, bs4k, 100, 0, 0);
+	sb_pattern_modifier(&p, -8 * (int64_t)KIB, 0);
+	sb_pattern_next(&p, &s);
+	sb_pattern_next(&p, &t);
+	is_int((long long)t.offset, 56 * KIB,
+	       "read:-8k with bs=4k: from 0 to the end less 8k, as fio");
+
+	/* randread:4: a new random offset every 4 I/Os, sequential between;
+	 * identical repeats the offset instead. */
+	{
+		int runs = 1, same_off = 1;
+
+		sb_pattern_init(&p, 9, 0, 4 * MIB, 256 * KIB, bs4k, 100, 1, 0);
+		sb_pattern_modifier(&p, 4, 0);
+		for (int i = 0; sb_pattern_next(&p, &s) == 0; i++) {
+			if (i % 4)
+				runs &= s.offset == expect || s.offset == 0;
+			expect = s.offset + s.length;
+		}
+		ok(runs, "randread:4: three sequential I/Os after each draw");
+		sb_pattern_init(&p, 9, 0, 4 * MIB, 256 * KIB, bs4k, 100, 1, 0);
+		sb_pattern_modifier(&p, 4, 1);
+		for (int i = 0; sb_pattern_next(&p, &s) == 0; i++) {
+			if (i % 4)
+				same_off &= s.offset == expect;
+			expect = s.offset;
+		}
+		ok(same_off, "rw_sequencer=identical: the same offset 4 times");
+	}
+
+	/* blockalign=1k with bs=4k: random offsets on a 1k grid. */
+	{
+		const uint64_t ba[SB_DDIR_COUNT] = {KIB, 0, 0};
+		int grid = 1, off4k = 0;
+
+		sb_pattern_init(&p, 5, 0, 1 * MIB, 1 * MIB, bs4k, 100, 1, 0);
+		sb_pattern_align(&p, ba, 0);
+		while (sb_pattern_next(&p, &s) == 0) {
+			grid &= s.offset % KIB == 0 &&
+				s.offset + s.length <= 1 * MIB;
+			off4k += s.offset % (4 * KIB) != 0;
+		}
+		ok(grid && off4k > 0,
+		   "blockalign=1k: offsets on 1k, some off the 4k grid");
+	}
+
+	/* bssplit with the random map: every 4k block exactly once. */
+	{
+		struct sb_bssplit split = {.n = {3, 0, 0}};
+		unsigned char hits[256] = {0};
+		int once = 1;
+
+		split.e[0][0] =
+			(struct sb_bssplit_entry){.bs = 4 * KIB, .pct = 50};
+		split.e[0][1] =
+			(struct sb_bssplit_entry){.bs = 16 * KIB, .pct = 30};
+		split.e[0][2] =
+			(struct sb_bssplit_entry){.bs = 64 * KIB, .pct = 20};
+		sb_pattern_init(&p, 5, 0, 1 * MIB, 1 * MIB, bs4k, 100, 1, 0);
+		sb_pattern_sizes(&p, &split, NULL);
+		is_int(sb_pattern_ready(&p), 0, "the varying-size map is made");
+		while (sb_pattern_next(&p, &s) == 0)
+			for (uint64_t o = s.offset; o < s.offset + s.length;
+			     o += 4 * KIB)
+				hits[o / (4 * KIB)]++;
+		for (int b = 0; b < 256; b++)
+			once &= hits[b] == 1;
+		ok(once, "bssplit 4k/16k/64k: each of 256 blocks once");
+		sb_pattern_free(&p);
+	}
+
+	/* A file picked by zipf: rank 0 is item 0, the hottest. */
+	{
+		struct sb_randdist zipf = {.kind = SB_DIST_ZIPF, .param = 1.2};
+		const uint64_t one[SB_DDIR_COUNT] = {1, 1, 1};
+		unsigned first = 0;
+
+		sb_pattern_init(&p, 5, 0, 8192, 8192, one, 100, 1, 0);
+		sb_pattern_dist(&p, &zipf);
+		for (int i = 0; i < 1000; i++)
+			first += sb_pattern_pick(&p, 8192) < 1024;
+		ok(first > 850,
+		   "zipf:1.2 over 8 x 1024 ranks: %u of 1000 in "
+		   "the first 1024 (fio's file pick: 91%%)",
+		   first);
 	}
 
 	/* time_based: wraps instead of ending. */

@@ -354,7 +354,8 @@ int main(int argc, char **argv)
 		code = sb_run(&ctx, &loader, &c.jobs, &ro);
 	}
 	sb_signals_stop(&sig);
-	if (sb_stopping(&ctx) && code == SB_EXIT_OK)
+	/* A signal cut the run short; exitall ends it as the job asked. */
+	if (sb_stopping(&ctx) == SB_STOP_SIGNAL && code == SB_EXIT_OK)
 		code = SB_EXIT_JOB_ERROR;
 	sb_jobset_free(&c.jobs);
 	sb_loader_free(&loader);

@@ -35,7 +35,7 @@ static void *signal_main(void *arg)
 		       "%s: stopping; what was measured will be reported "
 		       "(again to quit at once)",
 		       sig == SIGINT ? "interrupted" : "terminated");
-		atomic_store(&s->ctx->stop, 1);
+		atomic_store(&s->ctx->stop, SB_STOP_SIGNAL);
 	}
 }
 

@@ -91,6 +91,9 @@ static void check_min_rate(struct sb_worker *w, uint64_t now)
 		double bps = (double)w->cycle_bytes[d] * 1e9 / (double)el;
 		double iops = (double)w->cycle_ios[d] * 1e9 / (double)el;
 
+		/* fio checks a direction once it has moved anything. */
+		if (!w->dir[d].bytes)
+			continue;
 		if (o->rate_min[d] && bps < (double)o->rate_min[d])
 			sb_wfail(
 				w, -ETIMEDOUT,
@@ -263,14 +266,16 @@ int sb_io_loop(struct sb_worker *w)
 	const struct sb_job_opts *o = &w->rj->opts;
 	struct sb_ioslot *pending = NULL;
 	unsigned nqueued = 0, depth = w->depth;
-	/* fio's defaults: submit each I/O at once, wait for one, take up to
-	 * iodepth, refill as soon as there is room. */
+	/* fio's defaults: submit each I/O at once, wait for one and take
+	 * one, refill as soon as there is room. */
 	unsigned batch =
 		o->iodepth_batch ? bound(o->iodepth_batch, 1, depth) : depth;
 	unsigned cmin = o->iodepth_batch_complete_min > 0
 				? bound(o->iodepth_batch_complete_min, 1, depth)
 				: 0;
-	unsigned cmax = bound(o->iodepth_batch_complete_max, depth, depth);
+	/* fio: complete_max defaults to complete_min. */
+	unsigned cmax =
+		bound(o->iodepth_batch_complete_max, cmin ? cmin : 1, depth);
 	unsigned low = bound(o->iodepth_low, depth, depth);
 	uint64_t deadline = UINT64_MAX, t;
 	int end = 0, draining = 0, wait = 0;

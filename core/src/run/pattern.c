@@ -367,8 +367,12 @@ static uint64_t seq_next(struct sb_pattern *p, uint64_t len)
 		p->seq_off = 0;
 	off = p->seq_off;
 	next = (int64_t)(off + len) + p->seq_add;
+	/* Stepping back past the start goes to the end plus the step, as
+	 * fio wraps (read:-8k: 0, 56k, 52k, ... over 64k). */
 	if (next < 0)
-		next = (int64_t)((p->span - len) / len * len);
+		next = (int64_t)p->span + p->seq_add;
+	if (next < 0)
+		next = 0;
 	p->seq_off = (uint64_t)next;
 	return off;
 }

@@ -101,8 +101,13 @@ static void *worker_main(void *arg)
 
 	sb_worker_run(w);
 	/* exitall: the first clone of such a job to end stops the run. */
-	if (rj->opts.exitall)
-		atomic_store(&rj->ctx->stop, 1);
+	if (rj->opts.exitall) {
+		int none = 0;
+
+		/* A signal's stop, if first, stays the reason. */
+		atomic_compare_exchange_strong(&rj->ctx->stop, &none,
+					       SB_STOP_EXITALL);
+	}
 	if (atomic_fetch_sub(&rj->live, 1) == 1 && rj->done_signal) {
 		pthread_mutex_lock(&rj->done_signal->lock);
 		pthread_cond_broadcast(&rj->done_signal->cond);

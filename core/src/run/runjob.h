@@ -188,7 +188,9 @@ struct sb_worker {
 	uint64_t start_ns, end_ns; /* of the measured run, after ramp_time */
 	uint64_t ramp_end_ns;	   /* completions before it are not counted */
 	uint64_t ios_left;	   /* number_ios budget */
-	int sync_due;		   /* a sync of sync_file goes next */
+	int sync_due;		   /* a sync of sync_file before the next I/O */
+	int held;		   /* held_spec waits behind that sync */
+	struct sb_io_spec held_spec;
 	unsigned sync_file;
 	unsigned end_sync_next; /* end_fsync: next file to sync */
 	int full;		/* fill_device: ENOSPC seen */

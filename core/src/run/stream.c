@@ -349,18 +349,24 @@ static int replay(struct sb_worker *w, struct sb_ioslot *s)
 	return SB_GEN_END;
 }
 
+/* The workload's next spec, or the one a due sync held back. */
+static int work(struct sb_worker *w, struct sb_io_spec *spec)
+{
+	if (w->held) {
+		*spec = w->held_spec;
+		w->held = 0;
+		return 0;
+	}
+	if (!w->ios_left || w->full)
+		return SB_GEN_END;
+	return next_work(w, spec);
+}
+
 static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 {
 	struct sb_io_spec spec;
 	int rc;
 
-	if (w->sync_due) {
-		w->sync_due = 0;
-		sync_io(w, s, w->sync_file,
-			w->rj->opts.fdatasync_every > 0 &&
-				!(w->rj->opts.fsync_every > 0));
-		return 0;
-	}
 	if (w->backlog_due) {
 		/* The backlog's writes must all have landed first. */
 		if (!w->backlog_started && w->inflight)
@@ -369,10 +375,19 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 		if (backlog_read(w, s) == 0)
 			return 0;
 	}
-	if (!w->ios_left || w->full)
-		rc = SB_GEN_END;
-	else
-		rc = next_work(w, &spec);
+	rc = work(w, &spec);
+	if (w->sync_due) {
+		/* fio syncs before the next I/O: none after the last write. */
+		w->sync_due = 0;
+		if (rc == 0) {
+			w->held_spec = spec;
+			w->held = 1;
+			sync_io(w, s, w->sync_file,
+				w->rj->opts.fdatasync_every > 0 &&
+					!(w->rj->opts.fsync_every > 0));
+			return 0;
+		}
+	}
 	if (rc == SB_GEN_END && w->nbacklog && w->phase == SB_PH_MAIN) {
 		/* What the last full backlog left unchecked. */
 		w->backlog_due = 1;
