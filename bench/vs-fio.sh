@@ -35,10 +35,10 @@ d = json.load(sys.stdin)
 print(round(sum(j["read"]["iops"] + j["write"]["iops"] for j in d["jobs"])))'
 }
 
-# row LABEL ENGINE OPTIONS...: the same options for both programs. fio
-# drops the file's page cache before a run (invalidate=1) unless told not
-# to; storbench never does, so fio gets invalidate=0 for a like-for-like
-# page-cache run (direct=1 rows bypass the cache anyway).
+# row LABEL ENGINE OPTIONS...: the same options for both programs. Both
+# drop the file's page cache before a run (invalidate=1) unless told not
+# to; the page-cache rows are meant to run from the cache, so both get
+# invalidate=0 (direct=1 rows bypass the cache anyway).
 row() {
 	local label=$1 engine=$2
 	shift 2
@@ -47,13 +47,12 @@ row() {
 		return
 	fi
 	local opts=(--name=bench --ioengine="$engine" --runtime="$secs"
-		--time_based "$@")
+		--time_based --invalidate=0 "$@")
 	local s f sm fm
 	s=$(/usr/bin/time -f 'maxrss %M' "$SB" "${opts[@]}" 2>"$dir/sb.err")
 	sm=$(sed -n 's/^maxrss //p' "$dir/sb.err")
 	s=$(sb_iops <<<"$s")
-	f=$(/usr/bin/time -f 'maxrss %M' fio "${opts[@]}" --invalidate=0 \
-		--output-format=json \
+	f=$(/usr/bin/time -f 'maxrss %M' fio "${opts[@]}" --output-format=json \
 		2>"$dir/fio.err" | fio_iops)
 	fm=$(sed -n 's/^maxrss //p' "$dir/fio.err")
 	printf '%-44s %12s %12s %7s %9s %9s\n' "$label" "$s" "$f" \
