@@ -35,19 +35,19 @@ cat >two.fio <<'FIO'
 [global]
 ioengine=null
 size=64k
-group_reporting
+clocksource=clock_gettime
 [first]
 rw=read
 [second]
 rw=write
-group_reporting
+clocksource=clock_gettime
 FIO
 out=$("$B" --section=second two.fio 2>"$T/err")
 is "$?" 0 "--section runs"
 ok "only the named section" bash -c "[[ '$out' == *'second: ('* && '$out' != *'first: ('* ]]"
 "$B" --section=third two.fio >/dev/null 2>&1
 is "$?" 2 "--section of a missing job exits 2"
-is "$(grep -c "option 'group_reporting' is accepted but has no effect" "$T/err")" 1 \
+is "$(grep -c "option 'clocksource' is accepted but has no effect" "$T/err")" 1 \
 	"an ignored option warns once per run, not per job"
 
 "$B" --parse-only --output="$T/report.txt" --name=p --ioengine=psync \
@@ -62,7 +62,7 @@ is "$err" "storbench: error: command line: option 'verify_async' is not supporte
 	"saying it is not supported yet"
 
 out=$("$B" --showcmd two.fio)
-is "$out" "fio --ioengine=null --size=64k --group_reporting --name=first --rw=read --name=second --rw=write --group_reporting " \
+is "$out" "fio --ioengine=null --size=64k --clocksource=clock_gettime --name=first --rw=read --name=second --rw=write --clocksource=clock_gettime " \
 	"--showcmd prints the job file as fio's command line"
 
 # Groups: the second job file is a new group, and so is new_group.

@@ -5,7 +5,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 
-plan 42
+plan 43
 
 run() { "$SB_BIN" "$@" 2>"$T/err"; }
 
@@ -36,11 +36,16 @@ is "$(stat -c %s "$T/lay.0.0")" 262144 \
 	"the file was laid out as <job>.<clone>.0 at full size"
 ok "and filled with data" bash -c "! cmp -s -n 262144 '$T/lay.0.0' /dev/zero"
 
-# numjobs: one file per clone, each read in full.
+# numjobs: one file per clone, each read in full; group_reporting makes
+# the clones one report, as in fio (without it each clone has its own).
 out=$(run --name=multi --ioengine=psync --rw=read --bs=4k --size=64k \
-	--numjobs=3 --directory="$T")
+	--numjobs=3 --group_reporting --directory="$T")
 like "$out" 'multi: \(groupid=0, jobs=3\)' "numjobs=3 reported as jobs=3"
 like "$out" '\(192KiB/' "three clones read 3 x 64 KiB"
+out=$(run --name=apart --ioengine=psync --rw=read --bs=4k --size=64k \
+	--numjobs=3 --directory="$T")
+is "$(grep -c '^apart: (groupid=0, jobs=1)' <<<"$out")" 3 \
+	"without group_reporting: three reports of one clone each"
 ok "each clone has its own file" test -f "$T/multi.2.0"
 
 # null engine: synchronous at QD1, asynchronous deeper, mixed directions.

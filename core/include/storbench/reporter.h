@@ -8,14 +8,14 @@
  *
  * Hooks (thread in brackets):
  *   open      [main]  before the first job starts.
- *   interval  [interval] once per period while jobs run (reserved in
- *             ABI 1.0: this host release has no interval thread yet and
- *             does not call it; reporters may set it already). Without
- *             SB_REPORTER_OWN_THREAD it runs on the host's interval thread
- *             and must return quickly. With it, the host runs this hook on a
- *             thread of the reporter's own, fed through a bounded queue, so a
- *             slow push (a network write) never delays measurement; periods
- *             that do not fit the queue are dropped and counted.
+ *   interval  [interval] once per --status-interval period while jobs
+ *             run (not at all without --status-interval), with that
+ *             period's amounts. It runs on the host's interval thread and
+ *             must return quickly: the same thread takes the bandwidth and
+ *             IOPS samples. SB_REPORTER_OWN_THREAD (a thread of the
+ *             reporter's own, fed through a bounded queue, for slow pushes)
+ *             is reserved: this host release still calls such a hook on its
+ *             interval thread.
  *   job_end   [main]  after each job, with its merged result.
  *   run_end   [main]  required: after the last job, with all results. The
  *             host still calls it when a job failed, with what was measured.

@@ -17,6 +17,8 @@
 #include <storbench/version.h>
 
 #include "../jobfile/jobfile.h"
+#include "../options/fio_values.h"
+#include "eta.h"
 #include "../loader/loader.h"
 #include "../run/run.h"
 #include "../sb_ctx.h"
@@ -42,6 +44,9 @@ struct cli {
 	size_t nsections;
 	size_t nfiles;
 	size_t njobopts;
+	uint64_t status_ns;
+	int eta_mode; /* enum sb_eta_mode; 0 (auto) unless asked */
+	int eta_newline;
 	struct sb_jobset jobs;
 };
 
@@ -72,6 +77,14 @@ static void usage(FILE *f)
 	      "(default: normal)\n"
 	      "  --output=FILE          write the reports to FILE instead "
 	      "of stdout\n"
+	      "                         (a format can have its own: "
+	      "--output-format=normal,json=r.json)\n"
+	      "  --status-interval=TIME hand the reporters each period's "
+	      "figures (seconds)\n"
+	      "  --eta=auto|always|never\n"
+	      "                         the progress line on stderr "
+	      "(auto: on a terminal)\n"
+	      "  --eta-newline          a new progress line each second\n"
 	      "  --plugin-dir=DIR       look for plugins in DIR first "
 	      "(repeatable)\n"
 	      "  --list-plugins         list the plugins found (with "
@@ -168,6 +181,23 @@ static int parse_args(struct sb_ctx *ctx, struct cli *c, int argc, char **argv)
 			c->formats = a + 16;
 		} else if (strncmp(a, "--output=", 9) == 0) {
 			c->output = a + 9;
+		} else if (strncmp(a, "--status-interval=", 18) == 0) {
+			char err[256];
+
+			if (sb_val_time(a + 18, SB_UNIT_S, &c->status_ns, err,
+					sizeof(err)))
+				return bad_usage(ctx, "--status-interval: %s",
+						 err);
+		} else if (strncmp(a, "--eta=", 6) == 0) {
+			c->eta_mode = sb_eta_mode_parse(a + 6);
+			if (c->eta_mode < 0)
+				return bad_usage(ctx,
+						 "--eta=%s: expected auto, "
+						 "always or never",
+						 a + 6);
+		} else if (strcmp(a, "--eta-newline") == 0 ||
+			   strncmp(a, "--eta-newline=", 14) == 0) {
+			c->eta_newline = 1;
 		} else if (strncmp(a, "--", 2) == 0 && a[2]) {
 			c->njobopts++;
 			rc = job_option(ctx, c, a + 2);
@@ -317,6 +347,9 @@ int main(int argc, char **argv)
 	if (c.formats)
 		ro.formats = c.formats;
 	ro.output = c.output;
+	ro.status_ns = c.status_ns;
+	ro.eta_mode = c.eta_mode;
+	ro.eta_newline = c.eta_newline;
 
 	if (!code && sb_signals_start(&sig, &ctx)) {
 		sb_log(&ctx, SB_LOG_ERROR, NULL, "cannot watch for signals");

@@ -7,13 +7,36 @@
 #include "../loader/loader.h"
 #include "../options/options.h"
 
+/* NAME+ sets the reporter's "plus" option (json+). */
+static int set_plus(struct sb_ctx *ctx, struct sb_reporter_inst *r,
+		    const char *entry)
+{
+	const struct sb_option *o =
+		sb_opt_find(r->plugin->desc->options, "plus");
+
+	if (!o || o->type != SB_OPT_BOOL)
+		return sb_err(ctx, -EINVAL,
+			      "--output-format: '%s': reporter %s has no '+' "
+			      "form",
+			      entry, r->h.who);
+	return sb_opt_parse(ctx, o, r->opts, "1", "--output-format");
+}
+
 static int add(struct sb_ctx *ctx, struct sb_loader *loader,
-	       struct sb_reporters *rs, const char *name)
+	       struct sb_reporters *rs, char *entry)
 {
 	struct sb_reporter_inst *grown, *r;
 	const struct sb_plugin *p;
-	int rc = sb_loader_find(loader, ctx, name, SB_KIND_REPORTER, &p);
+	char *eq = strchr(entry, '='), name[128];
+	size_t len = eq ? (size_t)(eq - entry) : strlen(entry);
+	int plus = len > 1 && entry[len - 1] == '+', rc;
 
+	if (eq && !eq[1])
+		return sb_err(ctx, -EINVAL,
+			      "--output-format: '%s': no file after '='",
+			      entry);
+	snprintf(name, sizeof(name), "%.*s", (int)(len - (size_t)plus), entry);
+	rc = sb_loader_find(loader, ctx, name, SB_KIND_REPORTER, &p);
 	if (rc)
 		return rc;
 	grown = realloc(rs->v, (rs->n + 1) * sizeof(*grown));
@@ -27,9 +50,32 @@ static int add(struct sb_ctx *ctx, struct sb_loader *loader,
 	sb_handle_init(&r->h, ctx, p->desc->name);
 	r->opts = calloc(1, p->desc->options_size ? p->desc->options_size : 1);
 	r->state = calloc(1, r->ops->state_size ? r->ops->state_size : 1);
-	if (!r->opts || !r->state)
+	r->path = eq ? strdup(eq + 1) : NULL;
+	if (!r->opts || !r->state || (eq && !r->path))
 		return sb_err(ctx, -ENOMEM, "out of memory");
-	return sb_opt_defaults(ctx, p->desc->options, r->opts);
+	rc = sb_opt_defaults(ctx, p->desc->options, r->opts);
+	if (!rc && plus)
+		rc = set_plus(ctx, r, entry);
+	return rc;
+}
+
+/* Two instances writing into the same stream would interleave. */
+static int same_place(const struct sb_reporter_inst *a,
+		      const struct sb_reporter_inst *b)
+{
+	if (!a->path || !b->path)
+		return !a->path && !b->path;
+	return strcmp(a->path, b->path) == 0;
+}
+
+static int open_out(struct sb_ctx *ctx, FILE **out, const char *path,
+		    const char *what)
+{
+	*out = fopen(path, "w");
+	if (!*out)
+		return sb_err(ctx, -errno, "cannot write %s=%s: %s", what, path,
+			      strerror(errno));
+	return 0;
 }
 
 int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
@@ -54,28 +100,37 @@ int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
 		else
 			rc = add(ctx, loader, rs, cur);
 		for (size_t i = 0; !rc && i + 1 < rs->n; i++)
-			if (rs->v[i].plugin == rs->v[rs->n - 1].plugin)
+			if (same_place(&rs->v[i], &rs->v[rs->n - 1]))
 				rc = sb_err(ctx, -EINVAL,
-					    "--output-format: '%s' is named "
-					    "twice",
+					    "--output-format: '%s' would "
+					    "write where another format does",
 					    cur);
 	}
 	free(list);
-	/* The output is opened (and an existing file truncated) only once
+	/* Outputs are opened (and existing files truncated) only once
 	 * every reporter is known to load. */
 	rs->out = stdout;
 	if (!rc && output) {
-		rs->out = fopen(output, "w");
-		if (!rs->out) {
+		rc = open_out(ctx, &rs->out, output, "--output");
+		if (rc)
 			rs->out = stdout;
-			return sb_err(ctx, -errno,
-				      "cannot write --output=%s: %s", output,
-				      strerror(errno));
+		else
+			rs->own_out = 1;
+	}
+	for (size_t i = 0; i < rs->n && !rc; i++) {
+		struct sb_reporter_inst *r = &rs->v[i];
+
+		r->out = rs->out;
+		if (r->path) {
+			rc = open_out(ctx, &r->out, r->path, "--output-format");
+			if (rc)
+				r->out = rs->out;
+			else
+				r->own_out = 1;
 		}
-		rs->own_out = 1;
 	}
 	for (size_t i = 0; i < rs->n; i++)
-		rs->v[i].h.out = rs->out;
+		rs->v[i].h.out = rs->v[i].out ? rs->v[i].out : rs->out;
 	return rc;
 }
 
@@ -121,6 +176,25 @@ void sb_reporters_job_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 	}
 }
 
+void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
+			   const struct sb_interval *iv)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		struct sb_reporter_inst *r = &rs->v[i];
+		int rc;
+
+		if (!r->opened || !r->ops->interval || r->interval_failed)
+			continue;
+		rc = r->ops->interval(&r->env, iv);
+		if (rc) {
+			/* Said once: a failing hook would say it every
+			 * period. */
+			hook_error(ctx, r, "interval", rc);
+			r->interval_failed = 1;
+		}
+	}
+}
+
 int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 			 const struct sb_run_result *res)
 {
@@ -154,6 +228,10 @@ int sb_reporters_close(struct sb_ctx *ctx, struct sb_reporters *rs)
 		free(r->opts);
 		free(r->state);
 		sb_handle_release(&r->h);
+		if (r->own_out && fclose(r->out) != 0 && !rc)
+			rc = sb_err(ctx, -errno, "cannot write %s: %s", r->path,
+				    strerror(errno));
+		free(r->path);
 	}
 	free(rs->v);
 	if (rs->out && fflush(rs->out) != 0)

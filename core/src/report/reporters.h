@@ -22,6 +22,10 @@ struct sb_reporter_inst {
 	void *opts;
 	void *state;
 	int opened;
+	FILE *out;	     /* its own file (FORMAT=FILE), or the run's */
+	int own_out;	     /* out is this instance's to close */
+	char *path;	     /* FORMAT=FILE's file, or NULL */
+	int interval_failed; /* said once, then the hook is not called */
 };
 
 struct sb_reporters {
@@ -31,8 +35,10 @@ struct sb_reporters {
 	int own_out;
 };
 
-/* formats: comma-separated reporter names; output: a file or NULL for
- * stdout. Loads and checks everything, opens nothing yet. */
+/* formats: comma-separated entries NAME[+][=FILE] (NAME+ sets the
+ * reporter's "plus" option, as json+; =FILE gives that format its own
+ * file); output: the file of the others, or NULL for stdout. Loads and
+ * checks everything, opens nothing yet. */
 int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
 		      const char *formats, const char *output,
 		      struct sb_reporters *rs);
@@ -40,6 +46,9 @@ int sb_reporters_open(struct sb_ctx *ctx, struct sb_reporters *rs,
 		      const struct sb_run_info *run);
 void sb_reporters_job_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 			  const struct sb_job_result *res);
+/* Interval thread: one period to every reporter with an interval hook. */
+void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
+			   const struct sb_interval *iv);
 int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 			 const struct sb_run_result *res);
 /* Close every instance and the output; safe on a partly loaded set. */

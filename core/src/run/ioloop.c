@@ -20,6 +20,38 @@ static uint64_t now_ns(void)
 	return sb_host_services.now_ns();
 }
 
+/* The time of a completion: the clock, or with nothing timed
+ * (gtod_reduce) a reading every 64 completions, enough to end the job on
+ * time without a clock read per I/O. */
+static uint64_t done_ns(struct sb_worker *w)
+{
+	if (w->meas || !(w->clock_tick++ & 63))
+		w->last_now_ns = now_ns();
+	return w->last_now_ns;
+}
+
+/* fio's depth buckets: 1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64. */
+static unsigned depth_bucket(unsigned n)
+{
+	unsigned b = 0;
+
+	while (b < SB_DEPTH_BUCKETS - 1 && n >= 2u << b)
+		b++;
+	return b;
+}
+
+/* fio's submit/complete buckets: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64. */
+static unsigned batch_bucket(unsigned n)
+{
+	unsigned b = 1;
+
+	if (!n)
+		return 0;
+	while (b < SB_DEPTH_BUCKETS - 1 && n > 4u << (b - 1))
+		b++;
+	return b;
+}
+
 /* A failed I/O or verify: fatal, or said (the first few) and counted. */
 static int policy(struct sb_worker *w, int kind, int err, const char *msg)
 {
@@ -29,6 +61,8 @@ static int policy(struct sb_worker *w, int kind, int err, const char *msg)
 		return sb_wfail(w, -err, "%s", msg);
 	if (!sb_err_is_nonfatal(c->coe, &c->ignerr, kind, err))
 		return sb_wfail(w, -err, "%s", msg);
+	if (!w->first_err)
+		w->first_err = -err;
 	if (w->err_logged < SB_ERRORS_LOGGED)
 		sb_log(w->rj->ctx, SB_LOG_WARN, NULL,
 		       "job %s: %s (the job goes on)%s", w->rj->def->name, msg,
@@ -147,13 +181,29 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 		return s->verify ? verify_read(w, s) : 0;
 	d->ios++;
 	d->bytes += io->length;
-	sb_lat_add(&d->lat, now - s->issue_ns);
-	if (async) {
-		sb_lat_add(&d->slat, s->submit_ns - s->issue_ns);
-		sb_lat_add(&d->clat, now - s->submit_ns);
-	} else {
-		sb_lat_add(&d->clat, now - s->issue_ns);
+	if (w->meas) {
+		uint64_t lat = now - s->issue_ns;
+		uint64_t slat = async ? s->submit_ns - s->issue_ns : 0;
+
+		if (w->meas & SB_MEAS_LAT)
+			sb_lat_add(&d->lat, lat);
+		if (w->meas & SB_MEAS_CLAT)
+			sb_lat_add(&d->clat, lat - slat);
+		if (async && (w->meas & SB_MEAS_SLAT))
+			sb_lat_add(&d->slat, slat);
+		w->lat_sum_ns[io->ddir] += lat;
+		if (w->log)
+			sb_fiolog_io(w->log, now - w->start_ns, io->ddir,
+				     io->length, io->offset, slat, lat - slat,
+				     lat);
 	}
+	/* For the interval thread; relaxed stores are plain moves. */
+	atomic_store_explicit(&w->pub_ios[io->ddir], d->ios,
+			      memory_order_relaxed);
+	atomic_store_explicit(&w->pub_bytes[io->ddir], d->bytes,
+			      memory_order_relaxed);
+	atomic_store_explicit(&w->pub_lat_ns[io->ddir], w->lat_sum_ns[io->ddir],
+			      memory_order_relaxed);
 	if (w->phase == SB_PH_MAIN && has_min_rate(&w->rj->opts)) {
 		w->cycle_bytes[io->ddir] += io->length;
 		w->cycle_ios[io->ddir]++;
@@ -190,7 +240,9 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max, uint64_t *t)
 	if ((n == 0 && min) || (unsigned)n > max)
 		return sb_wfail(w, -EPROTO, "%s getevents returned %d of %u",
 				w->eh.who, n, w->inflight);
-	*t = now_ns();
+	*t = done_ns(w);
+	if (n)
+		w->complete_dist[batch_bucket((unsigned)n)]++;
 	for (int i = 0; i < n; i++) {
 		struct sb_io *io = ops->event(&w->eenv, (unsigned)i);
 
@@ -216,7 +268,8 @@ static void commit_queued(struct sb_worker *w, unsigned *nqueued)
 	c = ops->commit ? ops->commit(&w->eenv) : 0;
 	if (c < 0)
 		sb_whook_failed(w, &w->eh, c, "commit");
-	t = now_ns();
+	w->submit_dist[batch_bucket(*nqueued)]++;
+	t = w->meas ? now_ns() : 0;
 	while (*nqueued)
 		w->queued[--*nqueued]->submit_ns = t;
 }
@@ -240,10 +293,15 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 	s->io.engine_data = 0;
 	/* A capped I/O's latency counts from when it was due, so a stalled
 	 * device cannot hide behind the cap. */
-	s->issue_ns = s->intended_ns ? s->intended_ns : now_ns();
+	s->issue_ns = s->intended_ns ? s->intended_ns : w->meas ? now_ns() : 0;
+	w->depth_dist[depth_bucket(w->inflight + 1)]++;
 	q = ops->queue(&w->eenv, &s->io);
 	if (q == SB_Q_COMPLETED) {
-		t = now_ns();
+		t = done_ns(w);
+		/* fio counts a synchronous I/O as submitted and reaped alone.
+		 */
+		w->submit_dist[1]++;
+		w->complete_dist[1]++;
 		complete(w, s, t, 0);
 		return_slot(w, s);
 		if (t >= deadline || sb_stopping(w->rj->ctx))

@@ -50,6 +50,16 @@ bad:
 	return sb_err_prefix(ctx, rc, where);
 }
 
+/* fio: a bare write_bw_log (and the other logs) names the log after the
+ * job, which an empty prefix means. */
+static const char *bare_value(const struct sb_option *o, const char *value)
+{
+	if (value || strncmp(o->name, "write_", 6) ||
+	    strcmp(o->name + strlen(o->name) - 4, "_log"))
+		return value;
+	return "";
+}
+
 static int kb_base_of(const struct sb_runjob *rj)
 {
 	return sb_kb_base(&rj->opts);
@@ -573,7 +583,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 			sb_opt_find(sb_core_options, kv->key);
 
 		if (o)
-			rc = sb_opt_parse_kb(ctx, o, &rj->opts, kv->value,
+			rc = sb_opt_parse_kb(ctx, o, &rj->opts,
+					     bare_value(o, kv->value),
 					     kv->where, kb_base_of(rj));
 	}
 	if (!rc)
@@ -633,5 +644,10 @@ void sb_runjob_free(struct sb_runjob *rj)
 	sb_opt_free(sb_core_options, &rj->opts);
 	sb_facts_free(&rj->facts);
 	free_cfg(&rj->cfg);
+	sb_runjob_results_free(rj);
+	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)
+		sb_worker_free(&rj->workers[i]);
+	free(rj->workers);
+	free(rj->samp);
 	free(rj->dir);
 }

@@ -13,6 +13,9 @@ static const char *const sb_cpu_policies[] = {"shared", "split", NULL};
 /* fio's spellings; job.c maps "0" and "1" as fio does. */
 const char *const sb_fallocate_names[] = {"none",     "native", "posix", "keep",
 					  "truncate", "0",	"1",	 NULL};
+/* unified_rw_reporting: fio's words and numbers (0 none, 1 mixed, 2 both). */
+const char *const sb_unified_names[] = {"none", "mixed", "both", "0",
+					"1",	"2",	 NULL};
 const char *const sb_sync_names[] = {"none", "0", "sync", "1", "dsync", NULL};
 /* Every fio verify= value; job.c refuses those storbench cannot check. */
 const char *const sb_verify_names[] = {
@@ -303,6 +306,56 @@ const struct sb_option sb_core_options[] = {
 	{OPT("ignore_error", ignore_error), .type = SB_OPT_STR,
 	 .help = "errors that do not stop the job, per kind: "
 		 "EIO,ENOSPC:EILSEQ (read:write:verify)"},
+	/* Measurements and reports. */
+	{OPT("percentile_list", percentile_list), .type = (int)SB_OPT_FLOATS,
+	 .help = "latency percentiles to report, colon-separated (default: "
+		 "fio's 1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:"
+		 "99.99)"},
+	{OPT("clat_percentiles", clat_percentiles), .type = SB_OPT_BOOL,
+	 .def = "1", .help = "report completion latency percentiles"},
+	{OPT("lat_percentiles", lat_percentiles), .type = SB_OPT_BOOL,
+	 .help = "report total latency percentiles"},
+	{OPT("slat_percentiles", slat_percentiles), .type = SB_OPT_BOOL,
+	 .help = "report submission latency percentiles"},
+	{OPT("disable_lat", disable_lat), .type = SB_OPT_BOOL,
+	 .help = "do not measure total latency"},
+	{OPT("disable_clat", disable_clat), .type = SB_OPT_BOOL,
+	 .help = "do not measure completion latency"},
+	{OPT("disable_slat", disable_slat), .type = SB_OPT_BOOL,
+	 .help = "do not measure submission latency"},
+	{OPT("disable_bw_measurement", disable_bw), .alias = "disable_bw",
+	 .type = SB_OPT_BOOL, .help = "take no bandwidth and IOPS samples"},
+	{OPT("gtod_reduce", gtod_reduce), .type = SB_OPT_BOOL,
+	 .help = "time no I/O (all of disable_lat, _clat, _slat, _bw): the "
+		 "clock is read only to end the job"},
+	{OPT("group_reporting", group_reporting), .type = SB_OPT_BOOL,
+	 .help = "report a job's clones as one"},
+	{OPT("unified_rw_reporting", unified_rw_reporting), .type = SB_OPT_ENUM,
+	 .def = "none", .choices = sb_unified_names,
+	 .help = "report directions apart (none), as one (mixed), or both"},
+	{OPT("bwavgtime", bwavgtime_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_MS, .def = "500",
+	 .help = "period of the bandwidth samples (ms)"},
+	{OPT("iopsavgtime", iopsavgtime_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_MS, .def = "500",
+	 .help = "period of the IOPS samples (ms)"},
+	{OPT("write_bw_log", write_bw_log), .type = SB_OPT_STR,
+	 .help = "write fio's bandwidth log NAME_bw.N.log"},
+	{OPT("write_lat_log", write_lat_log), .type = SB_OPT_STR,
+	 .help = "write fio's latency logs NAME_lat/_clat/_slat.N.log"},
+	{OPT("write_iops_log", write_iops_log), .type = SB_OPT_STR,
+	 .help = "write fio's IOPS log NAME_iops.N.log"},
+	{OPT("write_hist_log", write_hist_log), .type = SB_OPT_STR,
+	 .help = "write fio's latency histogram log NAME_clat_hist.N.log"},
+	{OPT("log_avg_msec", log_avg_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_MS,
+	 .help = "average log entries over this many ms (0: one per I/O)"},
+	{OPT("log_hist_msec", log_hist_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_MS, .help = "period of the histogram log (ms)"},
+	{OPT("log_offset", log_offset), .type = SB_OPT_BOOL,
+	 .help = "add each I/O's offset to the logs"},
+	{OPT("per_job_logs", per_job_logs), .type = SB_OPT_BOOL, .def = "1",
+	 .help = "a log file per clone (0: one per job name)"},
 	SB_OPTION_END,
 };
 

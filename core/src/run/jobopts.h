@@ -122,11 +122,35 @@ struct sb_job_opts {
 	/* Errors. */
 	char *continue_on_error;
 	char *ignore_error;
+
+	/* Measurements and reports. */
+	struct sb_floats percentile_list;
+	int clat_percentiles;
+	int lat_percentiles;
+	int slat_percentiles;
+	int disable_lat;
+	int disable_clat;
+	int disable_slat;
+	int disable_bw;
+	int gtod_reduce;
+	int group_reporting;
+	int unified_rw_reporting; /* index into sb_unified_names */
+	uint64_t bwavgtime_ns;
+	uint64_t iopsavgtime_ns;
+	char *write_bw_log;
+	char *write_lat_log;
+	char *write_iops_log;
+	char *write_hist_log;
+	uint64_t log_avg_ns;
+	uint64_t log_hist_ns;
+	int log_offset;
+	int per_job_logs;
 };
 
 extern const char *const sb_fallocate_names[];
 extern const char *const sb_sync_names[];
 extern const char *const sb_verify_names[];
+extern const char *const sb_unified_names[];
 
 /* Buffers are allocated per I/O in flight; beyond this a block is more
  * likely a typo than a test (the ATTO sweep stops at 64 MiB). */

@@ -504,6 +504,12 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 		}
 	}
 	d = pick_ddir(p);
+	if (p->adjust_ddir) {
+		int a = p->adjust_ddir(p->adjust_arg, (int)d);
+
+		if (a >= 0 && a < SB_DDIR_COUNT && p->nblocks[a])
+			d = (enum sb_ddir)a;
+	}
 	if (!p->nblocks[d])
 		return SB_GEN_END;
 	len = pick_len(p, d);

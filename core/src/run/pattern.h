@@ -59,6 +59,10 @@ struct sb_pattern {
 	int64_t seq_add;
 	int unaligned; /* bs_unaligned: bsrange sizes of any byte count */
 	int ranked;    /* sb_pattern_pick: rank 0 is item 0, not spread */
+	/* The runner may replace each drawn direction (fio's rate_ddir:
+	 * the direction whose rate is due goes first). NULL: the draw. */
+	int (*adjust_ddir)(void *arg, int drawn);
+	void *adjust_arg;
 	/* The random map with varying sizes: a bit per vunit bytes. */
 	int varsizes;
 	uint64_t *vmap, vmap_n, vunit;

@@ -51,6 +51,15 @@ static int plan_job(struct sb_worker *w, struct sb_wfile *f, unsigned i,
 	/* lfsr, like the map, visits each block once without a map. */
 	if (o->norandommap && o->random_generator != 1)
 		sb_pattern_norandommap(p);
+	/* Mixed and capped: the due direction goes first, as in fio. Not
+	 * with verify, whose read-back must replay the same stream. */
+	if (w->phase == SB_PH_MAIN && sb_rw_read_pct(o) > 0 &&
+	    sb_rw_read_pct(o) < 100 && !w->rj->cfg.vcfg.kind &&
+	    (o->rate_iops[0] > 0 || o->rate[0] > 0) &&
+	    (o->rate_iops[1] > 0 || o->rate[1] > 0)) {
+		p->adjust_ddir = sb_rate_ddir;
+		p->adjust_arg = w;
+	}
 	/* softrandommap: without memory for the map, run without it. */
 	if (sb_pattern_ready(p) && !o->softrandommap)
 		return sb_wfail(w, -ENOMEM,

@@ -10,6 +10,7 @@
 
 #include "../report/reporters.h"
 #include "runjob.h"
+#include "sampler.h"
 
 /* wait_for=name: the index of the job above of that name. */
 static int resolve_wait_for(struct sb_ctx *ctx, struct sb_runjob *jobs,
@@ -41,7 +42,7 @@ static int prepare_all(struct sb_ctx *ctx, struct sb_loader *loader,
 		       const struct sb_jobset *set, struct sb_runjob *jobs,
 		       size_t *njobs)
 {
-	unsigned group = 0;
+	unsigned group = 0, threads = 0;
 	size_t n = 0;
 
 	for (const struct sb_jobdef *d = set->jobs; d; d = d->next) {
@@ -52,6 +53,8 @@ static int prepare_all(struct sb_ctx *ctx, struct sb_loader *loader,
 			continue;
 		rc = sb_runjob_prepare(ctx, loader, d, group, rj);
 		*njobs = ++n;
+		rj->jobnum_base = threads + 1;
+		threads += (unsigned)rj->opts.numjobs;
 		if (!rc)
 			rc = resolve_wait_for(ctx, jobs, n - 1);
 		if (rc)
@@ -133,12 +136,40 @@ static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
 		}
 		/* Reported in job order, whichever ended first. */
 		for (size_t i = first; i < end; i++)
-			sb_reporters_job_end(ctx, rs, &jobs[i].result);
+			for (unsigned k = 0; k < jobs[i].nres; k++)
+				sb_reporters_job_end(ctx, rs,
+						     &jobs[i].res[k].r);
 		first = end;
 	}
 	pthread_cond_destroy(&sig.cond);
 	pthread_mutex_destroy(&sig.lock);
 	return err;
+}
+
+/* The disks under every job's files, for fio's disk stats. */
+static void watch_disks(const struct sb_runjob *jobs, size_t njobs,
+			struct sb_diskset *disks)
+{
+	for (size_t i = 0; i < njobs; i++) {
+		const struct sb_job_cfg *c = &jobs[i].cfg;
+
+		if (jobs[i].eops->flags & SB_ENGINE_NO_FILES)
+			continue;
+		for (unsigned k = 0; k < c->nnames; k++)
+			sb_disks_add_path(disks, c->names[k]);
+		for (unsigned k = 0; k < c->ndirs; k++)
+			sb_disks_add_path(disks, c->dirs[k]);
+		if (!c->nnames && !c->ndirs)
+			sb_disks_add_path(disks, ".");
+	}
+	sb_disks_start(disks);
+}
+
+/* The progress line goes to stderr, on a terminal unless asked. */
+static void eta_start(struct sb_eta *eta, const struct sb_run_opts *ro)
+{
+	sb_eta_init(eta, stderr, ro->eta_mode, ro->eta_newline,
+		    isatty(STDERR_FILENO));
 }
 
 static void run_info(struct sb_run_info *ri, char *host, size_t hostlen,
@@ -196,6 +227,12 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	struct sb_reporters rs;
 	struct sb_run_result rr;
 	struct sb_run_info ri;
+	struct sb_sampler sampler = {0};
+	struct sb_diskset disks = {0};
+	struct sb_cpustat cpu0, cpu1;
+	struct sb_eta eta;
+	size_t nresults = 0;
+	uint64_t t0;
 	char host[256];
 	int rc, code = SB_EXIT_BAD_INPUT;
 
@@ -205,8 +242,7 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 		return SB_EXIT_BAD_INPUT;
 	}
 	jobs = calloc(total, sizeof(*jobs));
-	results = calloc(total, sizeof(*results));
-	if (!jobs || !results) {
+	if (!jobs) {
 		sb_log(ctx, SB_LOG_ERROR, NULL, "out of memory");
 		goto out;
 	}
@@ -222,14 +258,38 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 		goto out;
 	}
 
+	watch_disks(jobs, njobs, &disks);
+	sb_cpustat_read(&cpu0);
+	t0 = sb_host_services.now_ns();
+	eta_start(&eta, ro);
+	if (sb_sampler_start(&sampler, ctx, jobs, njobs, &rs, &eta,
+			     ro->status_ns))
+		sb_log(ctx, SB_LOG_WARN, NULL,
+		       "no interval thread: no samples, periods or progress");
 	rc = run_jobs(ctx, &rs, jobs, njobs);
+	sb_sampler_stop(&sampler);
+	sb_cpustat_read(&cpu1);
+	sb_disks_finish(&disks, (sb_host_services.now_ns() - t0) / 1000000);
 	for (size_t i = 0; i < njobs; i++)
-		results[i] = &jobs[i].result;
+		nresults += jobs[i].nres;
+	results = calloc(nresults ? nresults : 1, sizeof(*results));
+	if (!results) {
+		sb_log(ctx, SB_LOG_ERROR, NULL, "out of memory");
+		goto out;
+	}
+	nresults = 0;
+	for (size_t i = 0; i < njobs; i++)
+		for (unsigned k = 0; k < jobs[i].nres; k++)
+			results[nresults++] = &jobs[i].res[k].r;
 	memset(&rr, 0, sizeof(rr));
 	rr.size = sizeof(rr);
-	rr.njobs = (unsigned)njobs;
+	rr.njobs = (unsigned)nresults;
 	rr.jobs = results;
 	rr.error = rc;
+	rr.host_usr = sb_cpustat_user(&cpu0, &cpu1);
+	rr.host_sys = sb_cpustat_sys(&cpu0, &cpu1);
+	rr.disks = disks.out;
+	rr.ndisks = disks.n;
 	code = rc ? SB_EXIT_JOB_ERROR : SB_EXIT_OK;
 	if (sb_reporters_run_end(ctx, &rs, &rr))
 		code = SB_EXIT_JOB_ERROR;

@@ -2,6 +2,8 @@
 #ifndef SB_RUN_H
 #define SB_RUN_H
 
+#include <stdint.h>
+
 struct sb_ctx;
 struct sb_loader;
 struct sb_jobset;
@@ -9,6 +11,9 @@ struct sb_jobset;
 struct sb_run_opts {
 	const char *formats; /* --output-format, comma-separated */
 	const char *output;  /* --output, or NULL for stdout */
+	uint64_t status_ns;  /* --status-interval, 0: none */
+	int eta_mode;	     /* enum sb_eta_mode (--eta) */
+	int eta_newline;     /* --eta-newline */
 };
 
 /* Returns an exit code: SB_EXIT_OK, SB_EXIT_JOB_ERROR or

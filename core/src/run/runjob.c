@@ -9,6 +9,7 @@
 #include "../loader/loader.h"
 #include "../util/str.h"
 #include "devguard.h"
+#include "hostinfo.h"
 
 static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 {
@@ -124,9 +125,14 @@ void sb_runjob_start(struct sb_runjob *rj)
 	sb_handle_init(&rj->mh, rj->ctx, rj->engine->desc->name);
 	rj->mh.facts = &rj->facts;
 	sb_env_init(&rj->menv, &rj->mh, rj->engine_opts, NULL, &rj->job, 0);
+	sb_cpustat_read(&rj->cpu_start);
+	rj->start_unix_ms = sb_unix_ms();
+	rj->start_ns = sb_host_services.now_ns();
 	rj->workers = calloc(n, sizeof(*rj->workers));
 	rj->dir = calloc(SB_DDIR_COUNT, sizeof(*rj->dir));
-	if (!rj->workers || !rj->dir) {
+	/* Samples per clone, and one more set for the clones summed. */
+	rj->samp = calloc(n + 1, sizeof(*rj->samp));
+	if (!rj->workers || !rj->dir || !rj->samp) {
 		job_fail(rj, -ENOMEM, "out of memory");
 		return;
 	}
@@ -167,50 +173,42 @@ void sb_runjob_start(struct sb_runjob *rj)
 		}
 		rj->nstarted++;
 	}
+	atomic_store(&rj->sampling, SB_SAMPLING_ON);
 }
 
-static double tv_sec(const struct timeval *a, const struct timeval *b)
+static void merge_worker(struct sb_runjob *rj, const struct sb_worker *w)
 {
-	return (double)(b->tv_sec - a->tv_sec) +
-	       (double)(b->tv_usec - a->tv_usec) / 1e6;
-}
-
-static void merge_worker(struct sb_runjob *rj, const struct sb_worker *w,
-			 double *usr, double *sys)
-{
-	const struct rusage *a = &w->ru_start, *b = &w->ru_end;
 	uint64_t rt = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
 
 	for (int d = 0; d < SB_DDIR_COUNT && rj->dir; d++)
 		sb_dir_merge(&rj->dir[d], &w->dir[d]);
 	if (rt > rj->runtime_ns)
 		rj->runtime_ns = rt;
-	if (w->start_ns) {
-		*usr += tv_sec(&a->ru_utime, &b->ru_utime);
-		*sys += tv_sec(&a->ru_stime, &b->ru_stime);
-		rj->ctx_switches += (uint64_t)(b->ru_nvcsw - a->ru_nvcsw) +
-				    (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
-		rj->majflt += (uint64_t)(b->ru_majflt - a->ru_majflt);
-		rj->minflt += (uint64_t)(b->ru_minflt - a->ru_minflt);
-	}
 	if (w->error)
 		job_fail(rj, w->error, w->errmsg);
 }
 
 int sb_runjob_wait(struct sb_runjob *rj)
 {
-	double usr = 0, sys = 0;
+	struct sb_cpustat end;
 
 	for (unsigned i = 0; i < rj->nstarted; i++) {
 		pthread_join(rj->workers[i].thread, NULL);
-		merge_worker(rj, &rj->workers[i], &usr, &sys);
+		merge_worker(rj, &rj->workers[i]);
 	}
-	if (rj->runtime_ns) {
-		double secs = (double)rj->runtime_ns / 1e9;
-
-		rj->usr_cpu = usr / secs * 100.0;
-		rj->sys_cpu = sys / secs * 100.0;
+	sb_cpustat_read(&end);
+	rj->host_cpu = sb_cpustat_busy(&rj->cpu_start, &end);
+	/* The interval thread hands the reporters the job's last partial
+	 * period, then lets go of the workers' counters. */
+	if (rj->samp_lock) {
+		pthread_mutex_lock(rj->samp_lock);
+		atomic_store(&rj->sampling, SB_SAMPLING_ENDING);
+		pthread_cond_broadcast(rj->samp_cond);
+		while (atomic_load(&rj->sampling) == SB_SAMPLING_ENDING)
+			pthread_cond_wait(rj->samp_cond, rj->samp_lock);
+		pthread_mutex_unlock(rj->samp_lock);
 	}
+	atomic_store(&rj->sampling, 0);
 	if (rj->set_up && rj->eops->report) {
 		int rc = rj->eops->report(&rj->menv);
 
@@ -224,35 +222,12 @@ int sb_runjob_wait(struct sb_runjob *rj)
 	}
 	if (rj->set_up && rj->eops->teardown)
 		rj->eops->teardown(&rj->menv);
+	/* Workers' buffers go now; their measurements stay for the
+	 * per-clone results until the job is freed. */
 	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)
 		sb_worker_free(&rj->workers[i]);
-	free(rj->workers);
-	rj->workers = NULL;
 	sb_handle_release(&rj->mh);
-	sb_runjob_result(rj);
+	if (sb_runjob_results(rj))
+		job_fail(rj, -ENOMEM, "out of memory for the results");
 	return rj->error;
-}
-
-void sb_runjob_result(struct sb_runjob *rj)
-{
-	struct sb_job_result *r = &rj->result;
-
-	memset(r, 0, sizeof(*r));
-	r->size = sizeof(*r);
-	r->name = rj->def->name;
-	r->engine = rj->engine->desc->name;
-	r->groupid = rj->groupid;
-	r->numjobs = rj->job.numjobs;
-	r->error = rj->error;
-	r->errmsg = rj->errmsg;
-	r->runtime_ns = rj->runtime_ns;
-	for (int d = 0; d < SB_DDIR_COUNT && rj->dir; d++)
-		sb_dir_view(&rj->dir[d], rj->runtime_ns, &r->dir[d]);
-	r->usr_cpu = rj->usr_cpu;
-	r->sys_cpu = rj->sys_cpu;
-	r->ctx_switches = rj->ctx_switches;
-	r->majflt = rj->majflt;
-	r->minflt = rj->minflt;
-	r->facts = rj->facts.items;
-	r->nfacts = rj->facts.n;
 }

@@ -24,7 +24,9 @@
 #include "../options/errpolicy.h"
 #include "../verify/verify.h"
 #include "buffers.h"
+#include "../report/fiolog.h"
 #include "cpus.h"
+#include "hostinfo.h"
 #include "pattern.h"
 
 struct sb_plugin;
@@ -78,6 +80,7 @@ struct sb_runjob {
 	void *gen_opts;
 	struct sb_facts facts;
 	unsigned groupid;
+	unsigned jobnum_base; /* fio's thread number of clone 0 (1-based) */
 	struct sb_job_cfg cfg;
 
 	/* Results, filled by sb_runjob_wait(); allocated when the job starts,
@@ -86,9 +89,22 @@ struct sb_runjob {
 	uint64_t runtime_ns;
 	int error;
 	char errmsg[SB_ERRMSG_MAX];
-	double usr_cpu, sys_cpu;
-	uint64_t ctx_switches, majflt, minflt;
-	struct sb_job_result result;
+	/* What reporters get: the job merged, or one result per clone
+	 * without group_reporting (result.c). */
+	struct sb_result *res;
+	unsigned nres;
+	/* The host over the job's run, and when it started. */
+	struct sb_cpustat cpu_start;
+	double host_cpu;
+	int64_t start_unix_ms;
+	uint64_t start_ns;
+	/* The interval thread's samples ([numjobs]: the clones summed),
+	 * guarded by samp_lock while sampling is 1. */
+	struct sb_samples_acc *samp;
+	pthread_mutex_t *samp_lock;
+	pthread_cond_t *samp_cond;
+	atomic_int sampling;		   /* enum sb_sampling */
+	uint64_t bw_last_ns, iops_last_ns; /* the interval thread's */
 
 	struct sb_worker *workers;
 	unsigned nstarted;
@@ -100,6 +116,33 @@ struct sb_runjob {
 	/* Workers still running; the last one out tells the run. */
 	atomic_uint live;
 	struct sb_run_signal *done_signal;
+};
+
+/* struct sb_runjob.sampling: whether the interval thread reads the job's
+ * workers. ENDING: the workers are done; the thread takes the last period
+ * and sets it back to OFF. */
+enum sb_sampling {
+	SB_SAMPLING_OFF = 0,
+	SB_SAMPLING_ON = 1,
+	SB_SAMPLING_ENDING = 2,
+};
+
+/* Running statistics of samples (Welford), of one clone or the job. */
+struct sb_samp_acc {
+	uint64_t n;
+	double min, max, mean, m2;
+};
+
+struct sb_samples_acc {
+	struct sb_samp_acc bw[SB_DDIR_COUNT], iops[SB_DDIR_COUNT];
+	uint64_t bw_prev[SB_DDIR_COUNT], iops_prev[SB_DDIR_COUNT];
+};
+
+/* One result as reporters get it, with what it points to. */
+struct sb_result {
+	struct sb_job_result r;
+	struct sb_dir_more more[SB_DDIR_COUNT];
+	struct sb_dir_acc *mixed; /* unified_rw_reporting: all as one */
 };
 
 /* How a job's last worker tells the run it has ended. */
@@ -138,6 +181,13 @@ enum sb_wfile_state {
 	SB_WF_IDLE = 0, /* not planned in this phase */
 	SB_WF_ACTIVE,	/* planned, in the active set */
 	SB_WF_DONE,	/* its pattern ended in this phase */
+};
+
+/* What a worker times (disable_lat, disable_clat, disable_slat). */
+enum sb_meas {
+	SB_MEAS_LAT = 1u << 0,
+	SB_MEAS_CLAT = 1u << 1,
+	SB_MEAS_SLAT = 1u << 2,
 };
 
 /* What a worker's I/O loop is doing. */
@@ -212,6 +262,21 @@ struct sb_worker {
 	uint64_t verified, verify_bad;
 	char vfirst[SB_ERRMSG_MAX]; /* the first bad block, as said */
 	uint64_t err_logged;
+	int first_err; /* the first error the job went on after, -errno */
+	/* What the interval thread reads while the worker runs: totals of
+	 * the measured run so far, stored (relaxed) after each completion. */
+	atomic_uint_fast64_t pub_ios[SB_DDIR_COUNT];
+	atomic_uint_fast64_t pub_bytes[SB_DDIR_COUNT];
+	atomic_uint_fast64_t pub_lat_ns[SB_DDIR_COUNT]; /* sum */
+	uint64_t lat_sum_ns[SB_DDIR_COUNT];
+	/* fio's I/O depth, submit and complete distributions. */
+	uint64_t depth_dist[SB_DEPTH_BUCKETS];
+	uint64_t submit_dist[SB_DEPTH_BUCKETS];
+	uint64_t complete_dist[SB_DEPTH_BUCKETS];
+	unsigned meas;	       /* enum sb_meas: what is timed */
+	uint64_t clock_tick;   /* gtod_reduce: completions since a clock read */
+	uint64_t last_now_ns;  /* gtod_reduce: the last clock read */
+	struct sb_fiolog *log; /* write_*_log, or NULL */
 	struct rusage ru_start, ru_end;
 	int error;
 	char errmsg[SB_ERRMSG_MAX];
@@ -232,8 +297,12 @@ void sb_runjob_start(struct sb_runjob *rj);
  * teardown. Returns rj->error. */
 int sb_runjob_wait(struct sb_runjob *rj);
 
-/* Build rj->result, pointing into rj. */
-void sb_runjob_result(struct sb_runjob *rj);
+/* Build rj->res, pointing into rj (result.c). 0 or -ENOMEM. */
+int sb_runjob_results(struct sb_runjob *rj);
+void sb_runjob_results_free(struct sb_runjob *rj);
+
+/* Milliseconds since the epoch, for reports. */
+int64_t sb_unix_ms(void);
 
 /* Worker life, on its own thread (or the main thread for layout). */
 int sb_worker_run(struct sb_worker *w);

@@ -124,6 +124,35 @@ static uint64_t pace(struct sb_worker *w, const struct sb_io *io)
 	return (uint64_t)due;
 }
 
+static int capped(const struct sb_job_opts *o, int d)
+{
+	return o->rate_iops[d] > 0 || o->rate[d] > 0;
+}
+
+/*
+ * fio's rate_ddir for a mixed job whose directions are capped: the drawn
+ * direction when its I/O is due, else the other one when that is due, else
+ * whichever is due first. Without it the stream would wait on one
+ * direction's schedule while the other falls behind, and neither rate
+ * would be met.
+ */
+int sb_rate_ddir(void *arg, int drawn)
+{
+	struct sb_worker *w = arg;
+	const struct sb_job_opts *o = &w->rj->opts;
+	int other = drawn == SB_DDIR_READ ? SB_DDIR_WRITE : SB_DDIR_READ;
+	double now = (double)now_ns();
+
+	if (drawn > SB_DDIR_WRITE || !capped(o, drawn) ||
+	    w->due_ns[drawn] <= now)
+		return drawn;
+	if (!capped(o, other))
+		return drawn;
+	if (w->due_ns[other] <= now || w->due_ns[other] < w->due_ns[drawn])
+		return other;
+	return drawn;
+}
+
 /* thinktime: after every thinktime_blocks I/Os, spin thinktime_spin and
  * sleep the rest of thinktime. */
 static void think_time(struct sb_worker *w)

@@ -143,10 +143,50 @@ static int open_first(struct sb_worker *w)
 	return sb_wfile_open(w, 0);
 }
 
+/* write_*_log: this clone's logs, numbered as fio numbers its threads. */
+static int open_logs(struct sb_worker *w)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	const struct sb_fiolog_cfg cfg = {
+		.bw_prefix = o->write_bw_log,
+		.lat_prefix = o->write_lat_log,
+		.iops_prefix = o->write_iops_log,
+		.hist_prefix = o->write_hist_log,
+		.avg_ms = o->log_avg_ns / 1000000,
+		.hist_ms = o->log_hist_ns / 1000000,
+		.log_offset = o->log_offset,
+		.per_job_logs = o->per_job_logs,
+	};
+	char err[512];
+	int rc = sb_fiolog_open(&cfg, w->rj->def->name,
+				w->rj->jobnum_base + w->idx, &w->log, err,
+				sizeof(err));
+
+	return rc ? sb_wfail(w, rc, "%s", err) : 0;
+}
+
+static void close_logs(struct sb_worker *w)
+{
+	char err[512];
+
+	if (w->log &&
+	    sb_fiolog_close(w->log, now_ns() - w->start_ns, err, sizeof(err)))
+		sb_wfail(w, -EIO, "%s", err);
+	w->log = NULL;
+}
+
 static void run_job(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
 	const struct sb_job_opts *o = &rj->opts;
+
+	/* gtod_reduce times nothing; otherwise what is not disabled. */
+	if (!o->gtod_reduce)
+		w->meas = (o->disable_lat ? 0 : SB_MEAS_LAT) |
+			  (o->disable_clat ? 0 : SB_MEAS_CLAT) |
+			  (o->disable_slat ? 0 : SB_MEAS_SLAT);
+	if (open_logs(w))
+		return;
 
 	start_delay(w);
 	if (o->pre_read && !w->error)
@@ -179,6 +219,7 @@ static void run_job(struct sb_worker *w)
 		w->start_ns =
 			w->ramp_end_ns < w->end_ns ? w->ramp_end_ns : w->end_ns;
 	getrusage(RUSAGE_THREAD, &w->ru_end);
+	close_logs(w);
 }
 
 static void unlink_files(struct sb_worker *w)
@@ -256,4 +297,9 @@ void sb_worker_free(struct sb_worker *w)
 	free(w->queued);
 	free(w->bufs);
 	free(w->backlog);
+	/* Freed again with the job, which keeps only the measurements. */
+	w->estate = w->gstate = w->bufs = NULL;
+	w->slots = NULL;
+	w->free_slots = w->queued = NULL;
+	w->backlog = NULL;
 }

@@ -51,6 +51,9 @@ int sb_iolog_open(struct sb_worker *w);
 void sb_iolog_close(struct sb_worker *w);
 void sb_sleep_ns(uint64_t ns);
 
+/* fio's rate_ddir, a pattern's adjust_ddir hook (arg: the worker). */
+int sb_rate_ddir(void *arg, int drawn);
+
 /* ioloop.c: run the phase's I/O. */
 int sb_io_loop(struct sb_worker *w);
 

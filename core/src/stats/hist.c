@@ -113,3 +113,31 @@ int sb_hist_next(const struct sb_hist *h, size_t *cursor, uint64_t *lo_ns,
 	*cursor = SB_HIST_NBUCKETS;
 	return 0;
 }
+
+void sb_hist_add_snapshot(struct sb_hist *dst, const struct sb_hist *src)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < SB_HIST_NBUCKETS; i++) {
+		uint64_t c = __atomic_load_n(&src->counts[i], __ATOMIC_RELAXED);
+
+		dst->counts[i] += c;
+		total += c;
+	}
+	/* The total of what was read, so the copy is consistent. */
+	dst->total += total;
+}
+
+void sb_hist_diff(struct sb_hist *dst, const struct sb_hist *cur,
+		  const struct sb_hist *prev)
+{
+	dst->total = 0;
+	for (size_t i = 0; i < SB_HIST_NBUCKETS; i++) {
+		uint64_t c = cur->counts[i] >= prev->counts[i]
+				     ? cur->counts[i] - prev->counts[i]
+				     : 0;
+
+		dst->counts[i] = c;
+		dst->total += c;
+	}
+}

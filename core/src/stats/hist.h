@@ -67,12 +67,24 @@ static inline size_t sb_hist_bucket_index(uint64_t ns)
 	return idx < SB_HIST_OVERFLOW_IDX ? idx : SB_HIST_OVERFLOW_IDX;
 }
 
-/* Per-I/O hot path: called by the owning worker only. */
+/* Per-I/O hot path: called by the owning worker only. The stores are
+ * atomic (relaxed: plain moves) so the interval thread may read the counts
+ * while the worker runs (sb_hist_add_snapshot); only the worker writes. */
 static inline void sb_hist_add(struct sb_hist *h, uint64_t ns)
 {
-	h->counts[sb_hist_bucket_index(ns)]++;
-	h->total++;
+	size_t i = sb_hist_bucket_index(ns);
+
+	__atomic_store_n(&h->counts[i], h->counts[i] + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->total, h->total + 1, __ATOMIC_RELAXED);
 }
+
+/* dst += a live src, read with atomic loads: another thread's view of a
+ * worker's histogram, possibly a few samples behind. */
+void sb_hist_add_snapshot(struct sb_hist *dst, const struct sb_hist *src);
+
+/* dst = cur - prev, bucket by bucket (prev is an earlier snapshot). */
+void sb_hist_diff(struct sb_hist *dst, const struct sb_hist *cur,
+		  const struct sb_hist *prev);
 
 /* dst += src, bucket by bucket; exact. dst and src may not overlap. */
 void sb_hist_merge(struct sb_hist *dst, const struct sb_hist *src);

@@ -116,7 +116,8 @@ ae_io() {
 	ok "$engine writes the bytes psync writes" cmp "$T/a.dat" "$T/p.dat"
 
 	out=$(fe_run --name=mb --ioengine="$engine" --rw=randread --bs=4k \
-		--size=4m --iodepth=8 --numjobs=2 --directory="$T")
+		--size=4m --iodepth=8 --numjobs=2 --group_reporting \
+		--directory="$T")
 	is "$?:$(fe_kib "$out" read)" 0:8192 \
 		"two clones, each with its own context and file"
 

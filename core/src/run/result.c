@@ -1,0 +1,193 @@
+/*
+ * From a finished job to what reporters get: one result with the clones
+ * merged (group_reporting, or a single clone), or one per clone as fio
+ * reports clones without group_reporting; each with its samples, depth
+ * distributions, CPU, and the mixed direction of unified_rw_reporting.
+ */
+#include "runjob.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../loader/loader.h"
+
+/* fio's default percentile_list. */
+static const double fio_percentiles[] = {1,  5,	   10,	 20,	30,   40,
+					 50, 60,   70,	 80,	90,   95,
+					 99, 99.5, 99.9, 99.95, 99.99};
+
+int64_t sb_unix_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void samples_view(const struct sb_samp_acc *a, struct sb_samples *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!a->n)
+		return;
+	out->n = a->n;
+	out->min = a->min;
+	out->max = a->max;
+	out->mean = a->mean;
+	/* fio's stddev of samples divides by n - 1. */
+	out->stddev = a->n > 1 ? sqrt(a->m2 / (double)(a->n - 1)) : 0;
+}
+
+static double tv_sec(const struct timeval *a, const struct timeval *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	       (double)(b->tv_usec - a->tv_usec) / 1e6;
+}
+
+/* CPU and faults of clone i, or of every clone (i == numjobs), and the
+ * runtime they are measured over. */
+static void add_cpu(const struct sb_runjob *rj, unsigned i,
+		    struct sb_job_result *r)
+{
+	unsigned from = i < rj->job.numjobs ? i : 0;
+	unsigned to = i < rj->job.numjobs ? i + 1 : rj->nstarted;
+	double usr = 0, sys = 0;
+	unsigned clones = 0;
+
+	for (unsigned k = from; k < to && k < rj->nstarted; k++) {
+		const struct sb_worker *w = &rj->workers[k];
+		const struct rusage *a = &w->ru_start, *b = &w->ru_end;
+
+		if (!w->start_ns)
+			continue;
+		usr += tv_sec(&a->ru_utime, &b->ru_utime);
+		sys += tv_sec(&a->ru_stime, &b->ru_stime);
+		r->ctx_switches += (uint64_t)(b->ru_nvcsw - a->ru_nvcsw) +
+				   (uint64_t)(b->ru_nivcsw - a->ru_nivcsw);
+		r->majflt += (uint64_t)(b->ru_majflt - a->ru_majflt);
+		r->minflt += (uint64_t)(b->ru_minflt - a->ru_minflt);
+		if (!r->first_error)
+			r->first_error = w->first_err ? w->first_err : w->error;
+		clones++;
+		for (int d = 0; d < SB_DEPTH_BUCKETS; d++) {
+			r->depth[d] += w->depth_dist[d];
+			r->submit[d] += w->submit_dist[d];
+			r->complete[d] += w->complete_dist[d];
+		}
+	}
+	/* Percent of one core per clone, averaged over the clones as fio
+	 * averages its threads. */
+	if (r->runtime_ns && clones) {
+		double secs = (double)r->runtime_ns / 1e9 * clones;
+
+		r->usr_cpu = usr / secs * 100.0;
+		r->sys_cpu = sys / secs * 100.0;
+	}
+}
+
+static int fill(struct sb_runjob *rj, struct sb_result *res, unsigned i,
+		const struct sb_dir_acc *dir, uint64_t runtime_ns)
+{
+	const struct sb_job_opts *o = &rj->opts;
+	struct sb_job_result *r = &res->r;
+	double iops = 0;
+
+	r->size = sizeof(*r);
+	r->name = rj->def->name;
+	r->engine = rj->engine->desc->name;
+	r->groupid = rj->groupid;
+	r->numjobs = rj->job.numjobs;
+	r->error = rj->error;
+	r->errmsg = rj->errmsg;
+	r->runtime_ns = runtime_ns;
+	r->facts = rj->facts.items;
+	r->nfacts = rj->facts.n;
+	r->clone = i < rj->job.numjobs ? i : SB_ALL_CLONES;
+	r->group_reporting = o->group_reporting;
+	for (int d = 0; d < SB_DDIR_COUNT; d++) {
+		sb_dir_view(&dir[d], runtime_ns, &r->dir[d]);
+		res->more[d].size = sizeof(res->more[d]);
+		if (rj->samp) {
+			samples_view(&rj->samp[i].bw[d], &res->more[d].bw);
+			samples_view(&rj->samp[i].iops[d], &res->more[d].iops);
+		}
+		r->total_errors += dir[d].errors;
+		iops += runtime_ns
+				? (double)dir[d].ios * 1e9 / (double)runtime_ns
+				: 0;
+	}
+	r->more = res->more;
+	add_cpu(rj, i, r);
+	r->host_cpu = rj->host_cpu;
+	r->cpu_efficiency = rj->host_cpu > 0 ? iops / rj->host_cpu : 0;
+	r->percentiles =
+		o->percentile_list.n ? o->percentile_list.v : fio_percentiles;
+	r->npercentiles =
+		o->percentile_list.n
+			? o->percentile_list.n
+			: sizeof(fio_percentiles) / sizeof(fio_percentiles[0]);
+	r->pct_flags = (o->clat_percentiles ? SB_PCT_CLAT : 0) |
+		       (o->lat_percentiles ? SB_PCT_LAT : 0) |
+		       (o->slat_percentiles ? SB_PCT_SLAT : 0);
+	r->description = o->description;
+	r->iodepth = rj->job.iodepth;
+	r->start_unix_ms = rj->start_unix_ms;
+	/* unified_rw_reporting: none|mixed|both|0|1|2. */
+	r->unified = o->unified_rw_reporting % 3;
+	if (r->unified) {
+		res->mixed = calloc(1, sizeof(*res->mixed));
+		if (!res->mixed)
+			return -ENOMEM;
+		for (int d = 0; d < SB_DDIR_COUNT; d++)
+			sb_dir_merge(res->mixed, &dir[d]);
+		sb_dir_view(res->mixed, runtime_ns, &r->mixed);
+		r->mixed_more.size = sizeof(r->mixed_more);
+	}
+	return 0;
+}
+
+int sb_runjob_results(struct sb_runjob *rj)
+{
+	unsigned n = rj->job.numjobs;
+	int per_clone = n > 1 && !rj->opts.group_reporting && rj->nstarted == n;
+	int rc = 0;
+
+	if (rj->samp_lock)
+		pthread_mutex_lock(rj->samp_lock);
+	rj->nres = per_clone ? n : 1;
+	rj->res = calloc(rj->nres, sizeof(*rj->res));
+	if (!rj->res) {
+		rj->nres = 0;
+		if (rj->samp_lock)
+			pthread_mutex_unlock(rj->samp_lock);
+		return -ENOMEM;
+	}
+	/* A job never started (a stop came first) reports empty. */
+	if (!rj->dir)
+		rj->dir = calloc(SB_DDIR_COUNT, sizeof(*rj->dir));
+	if (!rj->dir)
+		rc = -ENOMEM;
+	else if (!per_clone)
+		rc = fill(rj, &rj->res[0], n, rj->dir, rj->runtime_ns);
+	for (unsigned i = 0; per_clone && i < n && !rc; i++) {
+		const struct sb_worker *w = &rj->workers[i];
+		uint64_t rt =
+			w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
+
+		rc = fill(rj, &rj->res[i], i, w->dir, rt);
+	}
+	if (rj->samp_lock)
+		pthread_mutex_unlock(rj->samp_lock);
+	return rc;
+}
+
+void sb_runjob_results_free(struct sb_runjob *rj)
+{
+	for (unsigned i = 0; i < rj->nres; i++)
+		free(rj->res[i].mixed);
+	free(rj->res);
+	rj->res = NULL;
+	rj->nres = 0;
+}
