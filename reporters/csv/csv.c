@@ -1,0 +1,452 @@
+/*
+ * csv: results as comma-separated values (RFC 4180 quoting), for
+ * spreadsheets and scripts. Two layouts, README.md documents both:
+ *  - the summary (default): a header, then one row per job result and
+ *    direction used, written at run_end;
+ *  - the time series (option series, or csv+): a header, then a row per
+ *    job, direction and period, written by the interval hook as the
+ *    periods come.
+ */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <storbench/reporter.h>
+
+#include "../common/sb_linebuf.h"
+
+struct csv_opts {
+	int series;
+};
+
+/* A job seen in the periods so far, and the directions it has moved, so
+ * a period in which it stalls still gets its rows (with zeros). Jobs are
+ * told apart by name, group and rank among the entries of the same name
+ * and group (clones). */
+struct csv_seen {
+	char *name;
+	unsigned groupid;
+	unsigned nth;
+	unsigned dirs; /* 1 << direction */
+};
+
+/* Touched by the interval hook only (never concurrent with itself) and by
+ * close, after the last period. */
+struct csv_state {
+	struct csv_seen *seen;
+	size_t nseen;
+	size_t cap;
+};
+
+static const char *const csv_dir_names[SB_DDIR_COUNT] = {"read", "write",
+							 "trim"};
+
+/* fio's percentile_list default: a job that leaves it so gets the
+ * summary's own short list instead of 17 columns. */
+static const double csv_fio_default_pcts[] = {
+	1.0,  5.0,  10.0, 20.0, 30.0, 40.0, 50.0,  60.0,  70.0,
+	80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95, 99.99,
+};
+static const double csv_default_pcts[] = {50.0, 90.0, 99.0, 99.9};
+
+/* Columns for percentiles at most; fio takes 20 per job. */
+#define CSV_MAXPCT 64
+
+/* RFC 4180: a field with a comma, a quote or a line break is quoted, and
+ * its quotes doubled; any other field goes as it is. */
+static void csv_text(struct sb_linebuf *b, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		sb_linebuf_add(b, "%s", s);
+		return;
+	}
+	sb_linebuf_add(b, "\"");
+	while (*s) {
+		size_t n = strcspn(s, "\"");
+
+		sb_linebuf_add(b, "%.*s", (int)n, s);
+		s += n;
+		if (*s == '"') {
+			sb_linebuf_add(b, "\"\"");
+			s++;
+		}
+	}
+	sb_linebuf_add(b, "\"");
+}
+
+/* ",value" with prec decimals; a value that is not finite (a division by
+ * a zero runtime) is written as 0, which every reader takes as a number. */
+static void csv_num(struct sb_linebuf *b, double v, int prec)
+{
+	sb_linebuf_add(b, ",%.*f", prec, isfinite(v) ? v : 0.0);
+}
+
+/* ",value in ms", or an empty field when nothing was measured: a latency
+ * of 0 would be a claim. */
+static void csv_ms(struct sb_linebuf *b, double ns, int measured)
+{
+	if (measured)
+		csv_num(b, ns / 1e6, 6);
+	else
+		sb_linebuf_add(b, ",");
+}
+
+static int csv_flush(struct sb_env *env, struct sb_linebuf *b)
+{
+	int rc;
+
+	if (b->oom)
+		return env->host->error(env->handle, -ENOMEM, "out of memory");
+	rc = env->host->write(env->handle, b->p, b->len);
+	b->len = 0;
+	if (rc)
+		return env->host->error(env->handle, rc,
+					"cannot write the results");
+	return 0;
+}
+
+/* A result as this plugin was compiled to see it, fields the host did not
+ * fill (an older minor) reading as zero. */
+static void csv_view(const struct sb_job_result *in, struct sb_job_result *out)
+{
+	size_t n = in->size < sizeof(*out) ? in->size : sizeof(*out);
+
+	memset(out, 0, sizeof(*out));
+	memcpy(out, in, n);
+}
+
+static int csv_is_fio_default(const double *list, size_t n)
+{
+	size_t nd = sizeof(csv_fio_default_pcts) / sizeof(double);
+
+	if (n != nd)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (fabs(list[i] - csv_fio_default_pcts[i]) > 1e-9)
+			return 0;
+	return 1;
+}
+
+/* Insert v into the ascending, duplicate-free cols[*n]. */
+static void csv_pct_insert(double *cols, size_t *n, double v)
+{
+	size_t i = 0;
+
+	if (!isfinite(v) || v <= 0 || v > 100)
+		return;
+	while (i < *n && cols[i] < v - 1e-9)
+		i++;
+	if ((i < *n && fabs(cols[i] - v) <= 1e-9) || *n == CSV_MAXPCT)
+		return;
+	memmove(&cols[i + 1], &cols[i], (*n - i) * sizeof(*cols));
+	cols[i] = v;
+	(*n)++;
+}
+
+/* The percentile columns, one header for all rows: every percentile any
+ * job asked for (percentile_list), each computed for every job, since
+ * the histogram answers any of them. */
+static size_t csv_pct_columns(const struct sb_run_result *res, double *cols)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < res->njobs; i++) {
+		struct sb_job_result r;
+		const double *list = csv_default_pcts;
+		size_t nl = sizeof(csv_default_pcts) / sizeof(double);
+
+		csv_view(res->jobs[i], &r);
+		if (r.percentiles && r.npercentiles &&
+		    !csv_is_fio_default(r.percentiles, r.npercentiles)) {
+			list = r.percentiles;
+			nl = r.npercentiles;
+		}
+		for (size_t k = 0; k < nl; k++)
+			csv_pct_insert(cols, &n, list[k]);
+	}
+	if (!n)
+		for (size_t k = 0;
+		     k < sizeof(csv_default_pcts) / sizeof(double); k++)
+			csv_pct_insert(cols, &n, csv_default_pcts[k]);
+	return n;
+}
+
+static void csv_header(struct sb_linebuf *b, const double *cols, size_t ncols)
+{
+	sb_linebuf_add(
+		b, "job,clone,group,direction,ios,bytes,runtime_ms,iops,mb_s,"
+		   "bw_kib_s,lat_mean_ms,lat_max_ms");
+	for (size_t i = 0; i < ncols; i++) {
+		char name[32];
+
+		/* 99.9 -> clat_p99_9_ms: a name every tool takes as is. */
+		snprintf(name, sizeof(name), "%g", cols[i]);
+		for (char *c = name; *c; c++)
+			if (*c == '.')
+				*c = '_';
+		sb_linebuf_add(b, ",clat_p%s_ms", name);
+	}
+	sb_linebuf_add(b, ",usr_cpu,sys_cpu,host_cpu,cpu_efficiency,errors\n");
+}
+
+static void csv_row(struct sb_env *env, struct sb_linebuf *b,
+		    const struct sb_job_result *r, const char *dir,
+		    const struct sb_dir_stats *s, uint64_t errors,
+		    const double *cols, size_t ncols)
+{
+	double secs = (double)s->runtime_ns / 1e9;
+	int rated = s->runtime_ns > 0;
+	const struct sb_lat *cl = &s->clat;
+
+	csv_text(b, r->name);
+	if (r->clone == SB_ALL_CLONES)
+		sb_linebuf_add(b, ",all");
+	else
+		sb_linebuf_add(b, ",%u", r->clone);
+	sb_linebuf_add(b, ",%u,%s,%llu,%llu", r->groupid, dir,
+		       (unsigned long long)s->ios,
+		       (unsigned long long)s->bytes);
+	csv_num(b, (double)s->runtime_ns / 1e6, 3);
+	csv_num(b, rated ? (double)s->ios / secs : 0, 3);
+	csv_num(b, rated ? (double)s->bytes / secs / 1e6 : 0, 3);
+	csv_num(b, rated ? (double)s->bytes / secs / 1024.0 : 0, 3);
+	csv_ms(b, s->lat.mean_ns, s->lat.n > 0);
+	csv_ms(b, (double)s->lat.max_ns, s->lat.n > 0);
+	for (size_t i = 0; i < ncols; i++) {
+		int have = cl->hist && cl->n;
+		uint64_t v =
+			have ? env->host->hist_percentile(cl->hist, cols[i])
+			     : 0;
+
+		csv_ms(b, (double)v, have);
+	}
+	csv_num(b, r->usr_cpu, 2);
+	csv_num(b, r->sys_cpu, 2);
+	csv_num(b, r->host_cpu, 2);
+	csv_num(b, r->cpu_efficiency, 3);
+	sb_linebuf_add(b, ",%llu\n", (unsigned long long)errors);
+}
+
+static int csv_used(const struct sb_dir_stats *s)
+{
+	return s->ios || s->bytes || s->errors;
+}
+
+/* The rows of one job result: each direction that moved (or failed), and
+ * "mixed" when the job asked for unified_rw_reporting; a job that did
+ * nothing at all still gets a row, "none", so it is not lost. */
+static void csv_job(struct sb_env *env, struct sb_linebuf *b,
+		    const struct sb_job_result *r, const double *cols,
+		    size_t ncols)
+{
+	int rows = 0;
+
+	if (r->unified != SB_UNIFIED_MIXED) {
+		for (int d = 0; d < SB_DDIR_COUNT; d++) {
+			if (!csv_used(&r->dir[d]))
+				continue;
+			csv_row(env, b, r, csv_dir_names[d], &r->dir[d],
+				r->dir[d].errors, cols, ncols);
+			rows++;
+		}
+	}
+	if (r->unified != SB_UNIFIED_NONE && csv_used(&r->mixed)) {
+		csv_row(env, b, r, "mixed", &r->mixed, r->mixed.errors, cols,
+			ncols);
+		rows++;
+	}
+	if (!rows) {
+		static const struct sb_dir_stats none;
+
+		csv_row(env, b, r, "none", &none, r->total_errors, cols, ncols);
+	}
+}
+
+static int csv_open(struct sb_env *env, const struct sb_run_info *run)
+{
+	const struct csv_opts *o = env->opts;
+	struct sb_linebuf b = {0};
+	int rc;
+
+	(void)run;
+	if (!o->series)
+		return 0;
+	sb_linebuf_add(
+		&b, "time_ms,job,direction,ios,bytes,iops,mb_s,lat_mean_ms\n");
+	rc = csv_flush(env, &b);
+	free(b.p);
+	return rc;
+}
+
+/* The record of the nth entry named name in group, made on first sight. */
+static struct csv_seen *csv_seen_get(struct csv_state *st, const char *name,
+				     unsigned groupid, unsigned nth)
+{
+	struct csv_seen *e;
+
+	for (size_t i = 0; i < st->nseen; i++) {
+		e = &st->seen[i];
+		if (e->groupid == groupid && e->nth == nth &&
+		    strcmp(e->name, name) == 0)
+			return e;
+	}
+	if (st->nseen == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 16;
+		struct csv_seen *v = realloc(st->seen, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		st->seen = v;
+		st->cap = cap;
+	}
+	e = &st->seen[st->nseen];
+	e->name = strdup(name);
+	if (!e->name)
+		return NULL;
+	e->groupid = groupid;
+	e->nth = nth;
+	e->dirs = 0;
+	st->nseen++;
+	return e;
+}
+
+/* How many entries before jobs[i] share its name and group: a clone's
+ * rank, stable while the host lists the jobs in the same order. */
+static unsigned csv_rank(const struct sb_interval_job *jobs, size_t i)
+{
+	unsigned nth = 0;
+
+	for (size_t k = 0; k < i; k++)
+		if (jobs[k].groupid == jobs[i].groupid &&
+		    strcmp(jobs[k].name ? jobs[k].name : "",
+			   jobs[i].name ? jobs[i].name : "") == 0)
+			nth++;
+	return nth;
+}
+
+static int csv_interval(struct sb_env *env, const struct sb_interval *iv)
+{
+	const struct csv_opts *o = env->opts;
+	struct csv_state *st = env->state;
+	double secs = (double)iv->period_ns / 1e9;
+	struct sb_linebuf b = {0};
+	int rc;
+
+	if (!o->series || !SB_HAS_FIELD(iv, njobs) || !iv->jobs)
+		return 0;
+	for (size_t i = 0; i < iv->njobs; i++) {
+		const struct sb_interval_job *j = &iv->jobs[i];
+		const char *name = j->name ? j->name : "";
+		struct csv_seen *e = csv_seen_get(st, name, j->groupid,
+						  csv_rank(iv->jobs, i));
+
+		if (!e) {
+			free(b.p);
+			return env->host->error(env->handle, -ENOMEM,
+						"out of memory");
+		}
+		for (int d = 0; d < SB_DDIR_COUNT; d++)
+			if (j->ios[d] || j->bytes[d])
+				e->dirs |= 1u << d;
+		for (int d = 0; d < SB_DDIR_COUNT; d++) {
+			if (!(e->dirs & (1u << d)))
+				continue;
+			sb_linebuf_add(&b, "%.3f,",
+				       (double)iv->elapsed_ns / 1e6);
+			csv_text(&b, name);
+			sb_linebuf_add(&b, ",%s,%llu,%llu", csv_dir_names[d],
+				       (unsigned long long)j->ios[d],
+				       (unsigned long long)j->bytes[d]);
+			csv_num(&b, secs > 0 ? (double)j->ios[d] / secs : 0, 3);
+			csv_num(&b,
+				secs > 0 ? (double)j->bytes[d] / secs / 1e6 : 0,
+				3);
+			csv_ms(&b, j->lat_mean_ns[d],
+			       j->ios[d] > 0 && j->lat_mean_ns[d] > 0);
+			sb_linebuf_add(&b, "\n");
+		}
+	}
+	rc = b.len || b.oom ? csv_flush(env, &b) : 0;
+	free(b.p);
+	return rc;
+}
+
+static int csv_run_end(struct sb_env *env, const struct sb_run_result *res)
+{
+	const struct csv_opts *o = env->opts;
+	double cols[CSV_MAXPCT];
+	struct sb_linebuf b = {0};
+	size_t ncols;
+	int rc;
+
+	if (o->series)
+		return 0;
+	ncols = csv_pct_columns(res, cols);
+	csv_header(&b, cols, ncols);
+	rc = csv_flush(env, &b);
+	for (unsigned i = 0; i < res->njobs && !rc; i++) {
+		struct sb_job_result r;
+
+		csv_view(res->jobs[i], &r);
+		csv_job(env, &b, &r, cols, ncols);
+		rc = csv_flush(env, &b);
+	}
+	free(b.p);
+	return rc;
+}
+
+static void csv_close(struct sb_env *env)
+{
+	struct csv_state *st = env->state;
+
+	for (size_t i = 0; i < st->nseen; i++)
+		free(st->seen[i].name);
+	free(st->seen);
+	st->seen = NULL;
+	st->nseen = st->cap = 0;
+}
+
+static const struct sb_option csv_options[] = {
+	{
+		.name = "series",
+		/* The host's NAME+ form sets "plus": csv+ is the series. */
+		.alias = "plus",
+		.type = SB_OPT_BOOL,
+		.offset = offsetof(struct csv_opts, series),
+		.def = "0",
+		.help = "write a row per job, direction and period (the "
+			"--status-interval samples) instead of the summary",
+	},
+	SB_OPTION_END,
+};
+
+static const struct sb_reporter_ops csv_ops = {
+	.size = sizeof(struct sb_reporter_ops),
+	.state_size = sizeof(struct csv_state),
+	.open = csv_open,
+	.interval = csv_interval,
+	.run_end = csv_run_end,
+	.close = csv_close,
+};
+
+SB_PLUGIN_DESCRIPTOR = {
+	.abi_major = SB_ABI_MAJOR,
+	.abi_minor = SB_ABI_MINOR,
+	.size = sizeof(struct sb_plugin_descriptor),
+	.kind = SB_KIND_REPORTER,
+	.name = "csv",
+	.version = SB_PLUGIN_VERSION,
+	.license = "MIT",
+	.description = "CSV: a row per job and direction, or per period "
+		       "(series)",
+	.options = csv_options,
+	.options_size = sizeof(struct csv_opts),
+	.ops = &csv_ops,
+};
