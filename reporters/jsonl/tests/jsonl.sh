@@ -51,8 +51,8 @@ is "$(q r.jsonl 'sorted(I[0])')" \
 	"['done_pct', 'elapsed_ms', 'eta_s', 'jobs', 'jobs_running', 'period_ms', 'read', 'time_ms', 'type', 'write']" \
 	"an interval line's keys"
 is "$(q r.jsonl 'sorted(I[0]["read"]), sorted(I[0]["jobs"][0]["read"])')" \
-	"(['bw_bytes', 'bytes', 'iops', 'ios'], ['bw_bytes', 'bytes', 'iops', 'ios', 'lat_mean_ns'])" \
-	"a direction's keys, with the period's mean latency per job"
+	"(['bw_bytes', 'bytes', 'iops', 'ios'], ['bw_bytes', 'bytes', 'clat_p50_ns', 'clat_p99_9_ns', 'clat_p99_ns', 'iops', 'ios', 'lat_mean_ns'])" \
+	"a direction's keys, with the period's mean latency and percentiles per job"
 is "$(q r.jsonl 'all(o["jobs"][0]["name"] == "live" and o["jobs_running"] == 1 for o in I)')" True \
 	"the running job named in each period"
 is "$(q r.jsonl 'all(900 <= o["period_ms"] <= 1100 for o in I)')" True \
