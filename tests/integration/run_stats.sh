@@ -9,7 +9,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 19
+plan 20
 
 # js FILE EXPR: a python expression over the document d, printed.
 js() {
@@ -38,6 +38,11 @@ run mixed.json --name=m --ioengine=null --rw=randrw --size=4m \
 is "$(js mixed.json '"mixed" in j[0], "read" in j[0], j[0]["mixed"]["io_bytes"]')" \
 	"(True, False, 4194304)" \
 	"unified_rw_reporting=mixed: one direction of 4 MiB, no read apart"
+
+run mixs.json --name=m --ioengine=null --rw=randrw --size=64m --runtime=2 \
+	--time_based --unified_rw_reporting=mixed
+is "$(js mixs.json 'j[0]["mixed"]["bw_samples"] >= 2 and abs(j[0]["mixed"]["iops_mean"] / j[0]["mixed"]["iops"] - 1) < 0.15')" \
+	True "mixed: samples of all directions together"
 
 run pct.json --name=p --ioengine=null --rw=randread --size=4m \
 	--percentile_list=50:99.9

@@ -144,6 +144,12 @@ static int fill(struct sb_runjob *rj, struct sb_result *res, unsigned i,
 			sb_dir_merge(res->mixed, &dir[d]);
 		sb_dir_view(res->mixed, runtime_ns, &r->mixed);
 		r->mixed_more.size = sizeof(r->mixed_more);
+		if (rj->samp) {
+			samples_view(&rj->samp[i].bw[SB_DDIR_COUNT],
+				     &r->mixed_more.bw);
+			samples_view(&rj->samp[i].iops[SB_DDIR_COUNT],
+				     &r->mixed_more.iops);
+		}
 	}
 	return 0;
 }

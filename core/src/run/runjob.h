@@ -133,8 +133,9 @@ struct sb_samp_acc {
 	double min, max, mean, m2;
 };
 
+/* [SB_DDIR_COUNT]: all directions as one, for unified_rw_reporting. */
 struct sb_samples_acc {
-	struct sb_samp_acc bw[SB_DDIR_COUNT], iops[SB_DDIR_COUNT];
+	struct sb_samp_acc bw[SB_DDIR_COUNT + 1], iops[SB_DDIR_COUNT + 1];
 	uint64_t bw_prev[SB_DDIR_COUNT], iops_prev[SB_DDIR_COUNT];
 };
 

@@ -53,12 +53,15 @@ static void clone_totals(struct sb_worker *w, uint64_t ios[SB_DDIR_COUNT],
 static void take(struct sb_runjob *rj, int iops, uint64_t el)
 {
 	unsigned n = rj->nstarted;
-	double sum[SB_DDIR_COUNT] = {0};
-	int moved[SB_DDIR_COUNT] = {0};
+	/* [SB_DDIR_COUNT]: every direction together (the mixed ones). */
+	double sum[SB_DDIR_COUNT + 1] = {0};
+	int moved[SB_DDIR_COUNT + 1] = {0};
 
 	for (unsigned c = 0; c < n; c++) {
 		struct sb_samples_acc *sa = &rj->samp[c];
 		uint64_t ios[SB_DDIR_COUNT], bytes[SB_DDIR_COUNT];
+		double all = 0;
+		int any = 0;
 
 		clone_totals(&rj->workers[c], ios, bytes, NULL);
 		for (int d = 0; d < SB_DDIR_COUNT; d++) {
@@ -70,12 +73,20 @@ static void take(struct sb_runjob *rj, int iops, uint64_t el)
 			*prev = cur;
 			if (!cur)
 				continue;
-			moved[d] = 1;
+			moved[d] = any = 1;
 			sum[d] += rate;
+			all += rate;
 			add_sample(iops ? &sa->iops[d] : &sa->bw[d], rate);
 		}
+		if (any) {
+			moved[SB_DDIR_COUNT] = 1;
+			sum[SB_DDIR_COUNT] += all;
+			add_sample(iops ? &sa->iops[SB_DDIR_COUNT]
+					: &sa->bw[SB_DDIR_COUNT],
+				   all);
+		}
 	}
-	for (int d = 0; d < SB_DDIR_COUNT; d++)
+	for (int d = 0; d <= SB_DDIR_COUNT; d++)
 		if (moved[d])
 			add_sample(iops ? &rj->samp[n].iops[d]
 					: &rj->samp[n].bw[d],
