@@ -9,7 +9,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 20
+plan 21
 
 # js FILE EXPR: a python expression over the document d, printed.
 js() {
@@ -32,6 +32,14 @@ run group.json --name=c --ioengine=null --rw=randread --size=4m --numjobs=3 \
 	--group_reporting
 is "$(js group.json 'len(j), j[0]["read"]["io_bytes"]')" "(1, 12582912)" \
 	"group_reporting: one result with all of it"
+
+# group_reporting over jobs of one group: one result for all of them,
+# named after the first (fio's merge); a new group stays apart.
+printf '[global]\nioengine=null\nsize=4m\nrw=randread\ngroup_reporting\n[a]\n[b]\nnumjobs=2\n[c]\nnew_group\n' >g.fio
+"$SB_BIN" --output-format=json g.fio >g.json 2>g.err
+is "$(js g.json '[(x["jobname"], x["read"]["io_bytes"]) for x in j]')" \
+	"[('a', 12582912), ('c', 4194304)]" \
+	"group_reporting: jobs a and b (3 clones) as one, c in its own group"
 
 run mixed.json --name=m --ioengine=null --rw=randrw --size=4m \
 	--unified_rw_reporting=mixed

@@ -197,3 +197,89 @@ void sb_runjob_results_free(struct sb_runjob *rj)
 	rj->res = NULL;
 	rj->nres = 0;
 }
+
+/* Weighted by clones, as fio averages its threads' CPU. */
+static void merge_cpu(struct sb_job_result *m, const struct sb_job_result *r)
+{
+	double w = (double)r->numjobs, t = (double)m->numjobs + w;
+
+	m->usr_cpu = t > 0 ? (m->usr_cpu * m->numjobs + r->usr_cpu * w) / t : 0;
+	m->sys_cpu = t > 0 ? (m->sys_cpu * m->numjobs + r->sys_cpu * w) / t : 0;
+	m->ctx_switches += r->ctx_switches;
+	m->majflt += r->majflt;
+	m->minflt += r->minflt;
+	for (int d = 0; d < SB_DEPTH_BUCKETS; d++) {
+		m->depth[d] += r->depth[d];
+		m->submit[d] += r->submit[d];
+		m->complete[d] += r->complete[d];
+	}
+}
+
+int sb_group_merge(struct sb_runjob *const *jobs, size_t n,
+		   struct sb_group_result *g)
+{
+	struct sb_job_result *m = &g->res.r;
+	double iops = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->acc = calloc(SB_DDIR_COUNT, sizeof(*g->acc));
+	if (!g->acc)
+		return -ENOMEM;
+	*m = jobs[0]->res[0].r;
+	m->numjobs = 0;
+	m->usr_cpu = m->sys_cpu = 0;
+	m->ctx_switches = m->majflt = m->minflt = 0;
+	m->total_errors = 0;
+	memset(m->depth, 0, sizeof(m->depth));
+	memset(m->submit, 0, sizeof(m->submit));
+	memset(m->complete, 0, sizeof(m->complete));
+	for (size_t k = 0; k < n; k++) {
+		const struct sb_runjob *rj = jobs[k];
+		const struct sb_job_result *r = &rj->res[0].r;
+
+		for (int d = 0; d < SB_DDIR_COUNT && rj->dir; d++)
+			sb_dir_merge(&g->acc[d], &rj->dir[d]);
+		if (rj->runtime_ns > m->runtime_ns)
+			m->runtime_ns = rj->runtime_ns;
+		if (!m->error)
+			m->error = r->error, m->errmsg = r->errmsg;
+		if (!m->first_error)
+			m->first_error = r->first_error;
+		if (r->host_cpu > m->host_cpu)
+			m->host_cpu = r->host_cpu;
+		m->total_errors += r->total_errors;
+		merge_cpu(m, r);
+		m->numjobs += r->numjobs;
+	}
+	/* Samples of jobs that ran apart do not add up period by period:
+	 * the group has none (fio's per-thread samples merge the same
+	 * way only when the threads run in step). */
+	for (int d = 0; d < SB_DDIR_COUNT; d++) {
+		sb_dir_view(&g->acc[d], m->runtime_ns, &m->dir[d]);
+		g->res.more[d].size = sizeof(g->res.more[d]);
+		iops += m->runtime_ns ? (double)g->acc[d].ios * 1e9 /
+						(double)m->runtime_ns
+				      : 0;
+	}
+	m->more = g->res.more;
+	m->cpu_efficiency = m->host_cpu > 0 ? iops / m->host_cpu : 0;
+	m->clone = SB_ALL_CLONES;
+	if (m->unified) {
+		g->res.mixed = calloc(1, sizeof(*g->res.mixed));
+		if (!g->res.mixed)
+			return -ENOMEM;
+		for (int d = 0; d < SB_DDIR_COUNT; d++)
+			sb_dir_merge(g->res.mixed, &g->acc[d]);
+		sb_dir_view(g->res.mixed, m->runtime_ns, &m->mixed);
+		memset(&m->mixed_more, 0, sizeof(m->mixed_more));
+		m->mixed_more.size = sizeof(m->mixed_more);
+	}
+	return 0;
+}
+
+void sb_group_free(struct sb_group_result *g)
+{
+	free(g->acc);
+	free(g->res.mixed);
+	memset(g, 0, sizeof(*g));
+}

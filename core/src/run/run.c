@@ -93,10 +93,67 @@ static size_t next_done(struct sb_run_signal *sig, struct sb_runjob *jobs,
 	}
 }
 
+/* What the run reported, in order, for run_end; and the merged results
+ * of group_reporting across jobs, which it owns. */
+struct sb_reported {
+	const struct sb_job_result **v;
+	size_t n;
+	struct sb_group_result *groups;
+	size_t ngroups;
+	struct sb_runjob **scratch; /* a group's jobs, while merging */
+};
+
+static void report(struct sb_ctx *ctx, struct sb_reporters *rs,
+		   struct sb_reported *rep, const struct sb_job_result *r)
+{
+	sb_reporters_job_end(ctx, rs, r);
+	rep->v[rep->n++] = r;
+}
+
+/*
+ * A block's results in job order, whichever job ended first. Jobs of one
+ * group that ask for group_reporting are reported as one, as fio merges
+ * them, where the first of them stands.
+ */
+static void report_block(struct sb_ctx *ctx, struct sb_reporters *rs,
+			 struct sb_runjob *jobs, size_t first, size_t end,
+			 struct sb_reported *rep)
+{
+	struct sb_runjob **same = rep->scratch;
+
+	for (size_t i = first; i < end; i++) {
+		struct sb_runjob *rj = &jobs[i];
+		size_t n = 0;
+
+		if (rj->reported)
+			continue;
+		for (size_t k = i; rj->opts.group_reporting && k < end; k++)
+			if (jobs[k].opts.group_reporting &&
+			    jobs[k].groupid == rj->groupid && jobs[k].nres == 1)
+				same[n++] = &jobs[k];
+		if (n >= 2) {
+			struct sb_group_result *g = &rep->groups[rep->ngroups];
+
+			if (!sb_group_merge(same, n, g)) {
+				rep->ngroups++;
+				for (size_t k = 0; k < n; k++)
+					same[k]->reported = 1;
+				report(ctx, rs, rep, &g->res.r);
+				continue;
+			}
+			sb_group_free(g);
+		}
+		for (unsigned k = 0; k < rj->nres; k++)
+			report(ctx, rs, rep, &rj->res[k].r);
+		rj->reported = 1;
+	}
+}
+
 /* Jobs between two stonewalls run at once, as fio runs them; a job with
  * wait_for starts as soon as its job has ended, whatever else runs. */
 static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
-		    struct sb_runjob *jobs, size_t njobs)
+		    struct sb_runjob *jobs, size_t njobs,
+		    struct sb_reported *rep)
 {
 	struct sb_run_signal sig;
 	int err = 0;
@@ -134,11 +191,7 @@ static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
 			err = finish(ctx, &jobs[i], err);
 			jobs[i].ended = 1;
 		}
-		/* Reported in job order, whichever ended first. */
-		for (size_t i = first; i < end; i++)
-			for (unsigned k = 0; k < jobs[i].nres; k++)
-				sb_reporters_job_end(ctx, rs,
-						     &jobs[i].res[k].r);
+		report_block(ctx, rs, jobs, first, end, rep);
 		first = end;
 	}
 	pthread_cond_destroy(&sig.cond);
@@ -222,7 +275,7 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	   const struct sb_jobset *set, const struct sb_run_opts *ro)
 {
 	size_t total = sb_jobset_count(set), njobs = 0;
-	const struct sb_job_result **results = NULL;
+	struct sb_reported rep = {0};
 	struct sb_runjob *jobs = NULL;
 	struct sb_reporters rs;
 	struct sb_run_result rr;
@@ -266,25 +319,23 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 			     ro->status_ns))
 		sb_log(ctx, SB_LOG_WARN, NULL,
 		       "no interval thread: no samples, periods or progress");
-	rc = run_jobs(ctx, &rs, jobs, njobs);
-	sb_sampler_stop(&sampler);
-	sb_cpustat_read(&cpu1);
-	sb_disks_finish(&disks, (sb_host_services.now_ns() - t0) / 1000000);
 	for (size_t i = 0; i < njobs; i++)
-		nresults += jobs[i].nres;
-	results = calloc(nresults ? nresults : 1, sizeof(*results));
-	if (!results) {
+		nresults += jobs[i].opts.numjobs;
+	rep.v = calloc(nresults ? nresults : 1, sizeof(*rep.v));
+	rep.groups = calloc(njobs, sizeof(*rep.groups));
+	rep.scratch = calloc(njobs, sizeof(*rep.scratch));
+	if (!rep.v || !rep.groups || !rep.scratch) {
 		sb_log(ctx, SB_LOG_ERROR, NULL, "out of memory");
 		goto out;
 	}
-	nresults = 0;
-	for (size_t i = 0; i < njobs; i++)
-		for (unsigned k = 0; k < jobs[i].nres; k++)
-			results[nresults++] = &jobs[i].res[k].r;
+	rc = run_jobs(ctx, &rs, jobs, njobs, &rep);
+	sb_sampler_stop(&sampler);
+	sb_cpustat_read(&cpu1);
+	sb_disks_finish(&disks, (sb_host_services.now_ns() - t0) / 1000000);
 	memset(&rr, 0, sizeof(rr));
 	rr.size = sizeof(rr);
-	rr.njobs = (unsigned)nresults;
-	rr.jobs = results;
+	rr.njobs = (unsigned)rep.n;
+	rr.jobs = rep.v;
 	rr.error = rc;
 	rr.host_usr = sb_cpustat_user(&cpu0, &cpu1);
 	rr.host_sys = sb_cpustat_sys(&cpu0, &cpu1);
@@ -301,6 +352,10 @@ out:
 	for (size_t i = 0; i < njobs; i++)
 		sb_runjob_free(&jobs[i]);
 	free(jobs);
-	free(results);
+	for (size_t i = 0; i < rep.ngroups; i++)
+		sb_group_free(&rep.groups[i]);
+	free(rep.groups);
+	free(rep.scratch);
+	free(rep.v);
 	return code;
 }

@@ -113,6 +113,7 @@ struct sb_runjob {
 	int set_up;
 	long wait_for; /* index of the job wait_for names, or -1 */
 	int started, ended;
+	int reported; /* its results went to the reporters */
 	/* Workers still running; the last one out tells the run. */
 	atomic_uint live;
 	struct sb_run_signal *done_signal;
@@ -301,6 +302,16 @@ int sb_runjob_wait(struct sb_runjob *rj);
 /* Build rj->res, pointing into rj (result.c). 0 or -ENOMEM. */
 int sb_runjob_results(struct sb_runjob *rj);
 void sb_runjob_results_free(struct sb_runjob *rj);
+
+/* fio's group_reporting over several jobs of a group: one result of all
+ * of them, named after the first. */
+struct sb_group_result {
+	struct sb_result res;
+	struct sb_dir_acc *acc; /* [SB_DDIR_COUNT], the jobs merged */
+};
+int sb_group_merge(struct sb_runjob *const *jobs, size_t n,
+		   struct sb_group_result *g);
+void sb_group_free(struct sb_group_result *g);
 
 /* Milliseconds since the epoch, for reports. */
 int64_t sb_unix_ms(void);
