@@ -476,15 +476,18 @@ static void json_dir(const struct json_job *j, struct json_out *o,
 	json_close(o, '}');
 }
 
-/* fio's "sync" (fsync/fdatasync latencies): the results carry none, so it
- * is there, with fio's keys, and empty. */
-static void json_sync(const struct json_job *j, struct json_out *o)
+/* fio's "sync": the job's fsync/fdatasync calls and their latencies
+ * (empty from a host whose results do not carry them). */
+static void json_sync(const struct json_job *j, struct json_out *o,
+		      const struct sb_job_result *r)
 {
 	static const struct sb_lat none = {0};
+	int have = SB_HAS_FIELD(r, sync_lat);
 
 	json_open(o, "sync", '{');
-	json_u64(o, "total_ios", 0);
-	json_lat(j, o, "lat_ns", &none, SB_PCT_CLAT | SB_PCT_LAT);
+	json_u64(o, "total_ios", have ? r->sync_ios : 0);
+	json_lat(j, o, "lat_ns", have ? &r->sync_lat : &none,
+		 SB_PCT_CLAT | SB_PCT_LAT);
 	json_close(o, '}');
 }
 
@@ -677,9 +680,10 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 	json_i64(o, "error", r->error < 0 ? -(int64_t)r->error : r->error);
 	json_u64(o, "eta", 0); /* the run is over */
 	json_u64(o, "elapsed", elapsed_s);
-	/* fio lists the options the job set; the results do not carry
-	 * them, so the object is there, empty. */
+	/* fio lists the options the job set, as written. */
 	json_open(o, "job options", '{');
+	for (size_t k = 0; SB_HAS_FIELD(r, noptions) && k < r->noptions; k++)
+		json_str(o, r->options[k].key, r->options[k].value);
 	json_close(o, '}');
 	if (unified != SB_UNIFIED_MIXED) {
 		const struct sb_dir_more *more = j.v11 ? r->more : NULL;
@@ -688,7 +692,7 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 			json_dir(&j, o, json_dir_names[d], &r->dir[d],
 				 more ? &more[d] : NULL,
 				 json_group_bps(res, r->groupid, d));
-		json_sync(&j, o);
+		json_sync(&j, o, r);
 	}
 	if (unified != SB_UNIFIED_NONE)
 		json_dir(&j, o, "mixed", &r->mixed, &r->mixed_more,
@@ -703,7 +707,8 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 	json_latencies(&j, o);
 	/* fio adds these with continue_on_error, the only way a job counts
 	 * errors past its first. */
-	if (j.v11 && r->total_errors) {
+	if (j.v11 && (r->total_errors || (SB_HAS_FIELD(r, continue_on_error) &&
+					  r->continue_on_error))) {
 		int first = SB_HAS_FIELD(r, first_error) && r->first_error
 				    ? r->first_error
 				    : r->error;

@@ -5,7 +5,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 
-plan 6
+plan 8
 
 P="$SB_BUILD_DIR/tests/plugins"
 pw=Hunter2-$RANDOM
@@ -30,5 +30,19 @@ out=$("$SB_BIN" --plugin-dir="$P" --name=j --ioengine=secret_engine \
 	--size=64k --secret_password=right 2>&1)
 ok "a good run's report does not carry it either" \
 	bash -c "[[ '$out' == *'IOPS='* && '$out' != *'right'* ]]"
+
+# Every reporter, the json one listing the job's options included.
+for fmt in json terse csv jsonl; do
+	out=$("$SB_BIN" --plugin-dir="$P" --name=j --ioengine=secret_engine \
+		--size=64k --secret_password=hush42 --status-interval=1 \
+		--output-format=$fmt 2>&1)
+	[[ $out == *hush42* ]] && break
+done
+ok "no report format carries it (json, terse, csv, jsonl)" \
+	bash -c "[[ '$out' != *hush42* ]]"
+out=$("$SB_BIN" --plugin-dir="$P" --name=j --ioengine=secret_engine \
+	--size=64k --secret_password=hush42 --output-format=json 2>/dev/null)
+like "$out" '"secret_password" : "<secret>"' \
+	"json's job options show that it was set, not what it is"
 
 done_testing

@@ -9,7 +9,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 21
+plan 22
 
 # js FILE EXPR: a python expression over the document d, printed.
 js() {
@@ -110,6 +110,13 @@ iv = [json.loads(l) for l in open("p.jsonl")]
 job = [x for x in iv if x["type"] == "job"][0]
 print(sum(x["read"]["ios"] for x in iv if x["type"] == "interval") == job["read"]["ios"])')" \
 	True "the periods add up to the job's I/Os exactly, the last one too"
+
+# fsync=4 over 256 writes: 63 syncs (before writes 5, 9, ... 253, as fio
+# counts them), each timed.
+run sync.json --name=y --ioengine=psync --rw=write --size=1m --fsync=4 \
+	--filename="$T/y"
+is "$(js sync.json 'j[0]["sync"]["total_ios"], j[0]["sync"]["lat_ns"]["N"] == 63 and j[0]["sync"]["lat_ns"]["mean"] > 0')" \
+	"(63, True)" "fio's sync figures: 63 fsyncs and their latencies"
 
 # A file on a local block device: its disk is in disk_util.
 dev=$(findmnt -n -o SOURCE -T "$T" 2>/dev/null)

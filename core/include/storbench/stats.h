@@ -129,6 +129,12 @@ struct sb_job_result {
 				    own, over every direction */
 	int first_error;	 /* the first of them as -errno, 0: none */
 	unsigned iodepth;	 /* the job's iodepth= (after its engine) */
+	int continue_on_error;	 /* the job may go on after errors */
+	uint64_t sync_ios;	 /* fsync/fdatasync completed */
+	struct sb_lat sync_lat;	 /* their latencies */
+	const struct sb_fact *options; /* what the job set, as written;
+					  secrets shown as "<secret>" */
+	size_t noptions;
 };
 
 /* One job's share of a period (ABI 1.1). */

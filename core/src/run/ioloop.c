@@ -163,8 +163,14 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	const struct sb_io *io = &s->io;
 	struct sb_dir_acc *d;
 
-	if (io->ddir >= SB_DDIR_COUNT)
-		return io->result < 0 ? io_error(w, io) : 0;
+	if (io->ddir >= SB_DDIR_COUNT) {
+		if (io->result < 0)
+			return io_error(w, io);
+		/* fio's "sync" figures: how long each fsync took. */
+		if (w->meas && w->phase == SB_PH_MAIN && now >= w->ramp_end_ns)
+			sb_lat_add(&w->sync_lat, now - s->issue_ns);
+		return 0;
+	}
 	d = &w->dir[io->ddir];
 	if (io->result < 0 || (uint64_t)io->result != io->length) {
 		/* fill_device: a full device ends the job, as planned. */

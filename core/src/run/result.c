@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "../loader/loader.h"
+#include "../options/options.h"
 
 /* fio's default percentile_list. */
 static const double fio_percentiles[] = {1,  5,	   10,	 20,	30,   40,
@@ -87,6 +88,55 @@ static void add_cpu(const struct sb_runjob *rj, unsigned i,
 	}
 }
 
+/* What the job's section set, as fio's "job options" lists it; a value
+ * of a secret option never leaves the host. */
+static int job_options(const struct sb_runjob *rj, struct sb_result *res)
+{
+	size_t n = 0;
+
+	for (const struct sb_kv *kv = rj->def->kvs; kv; kv = kv->next)
+		n++;
+	res->options = calloc(n ? n : 1, sizeof(*res->options));
+	if (!res->options)
+		return -ENOMEM;
+	n = 0;
+	for (const struct sb_kv *kv = rj->def->kvs; kv; kv = kv->next) {
+		const struct sb_option *eo =
+			sb_opt_find(rj->engine->desc->options, kv->key);
+		const struct sb_option *go =
+			rj->gen ? sb_opt_find(rj->gen->desc->options, kv->key)
+				: NULL;
+		int secret = (eo && eo->type == SB_OPT_SECRET) ||
+			     (go && go->type == SB_OPT_SECRET);
+
+		res->options[n].key = kv->key;
+		res->options[n].value = secret	    ? "<secret>"
+					: kv->value ? kv->value
+						    : "";
+		n++;
+	}
+	res->r.options = res->options;
+	res->r.noptions = n;
+	return 0;
+}
+
+/* The syncs of clone i, or of all of them (i == numjobs). */
+static int sync_view(const struct sb_runjob *rj, struct sb_result *res,
+		     unsigned i)
+{
+	unsigned from = i < rj->job.numjobs ? i : 0;
+	unsigned to = i < rj->job.numjobs ? i + 1 : rj->nstarted;
+
+	res->sync_lat = calloc(1, sizeof(*res->sync_lat));
+	if (!res->sync_lat)
+		return -ENOMEM;
+	for (unsigned k = from; k < to && k < rj->nstarted; k++)
+		sb_lat_merge(res->sync_lat, &rj->workers[k].sync_lat);
+	sb_lat_view(res->sync_lat, &res->r.sync_lat);
+	res->r.sync_ios = res->sync_lat->n;
+	return 0;
+}
+
 static int fill(struct sb_runjob *rj, struct sb_result *res, unsigned i,
 		const struct sb_dir_acc *dir, uint64_t runtime_ns)
 {
@@ -131,6 +181,9 @@ static int fill(struct sb_runjob *rj, struct sb_result *res, unsigned i,
 	r->pct_flags = (o->clat_percentiles ? SB_PCT_CLAT : 0) |
 		       (o->lat_percentiles ? SB_PCT_LAT : 0) |
 		       (o->slat_percentiles ? SB_PCT_SLAT : 0);
+	r->continue_on_error = rj->cfg.coe || rj->opts.ignore_error;
+	if (job_options(rj, res) || sync_view(rj, res, i))
+		return -ENOMEM;
 	r->description = o->description;
 	r->iodepth = rj->job.iodepth;
 	r->start_unix_ms = rj->start_unix_ms;
@@ -191,8 +244,11 @@ int sb_runjob_results(struct sb_runjob *rj)
 
 void sb_runjob_results_free(struct sb_runjob *rj)
 {
-	for (unsigned i = 0; i < rj->nres; i++)
+	for (unsigned i = 0; i < rj->nres; i++) {
 		free(rj->res[i].mixed);
+		free(rj->res[i].sync_lat);
+		free(rj->res[i].options);
+	}
 	free(rj->res);
 	rj->res = NULL;
 	rj->nres = 0;

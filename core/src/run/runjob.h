@@ -144,7 +144,9 @@ struct sb_samples_acc {
 struct sb_result {
 	struct sb_job_result r;
 	struct sb_dir_more more[SB_DDIR_COUNT];
-	struct sb_dir_acc *mixed; /* unified_rw_reporting: all as one */
+	struct sb_dir_acc *mixed;    /* unified_rw_reporting: all as one */
+	struct sb_lat_acc *sync_lat; /* the clones' syncs merged */
+	struct sb_fact *options;     /* [r.noptions] */
 };
 
 /* How a job's last worker tells the run it has ended. */
@@ -279,6 +281,7 @@ struct sb_worker {
 	uint64_t clock_tick;   /* gtod_reduce: completions since a clock read */
 	uint64_t last_now_ns;  /* gtod_reduce: the last clock read */
 	struct sb_fiolog *log; /* write_*_log, or NULL */
+	struct sb_lat_acc sync_lat; /* fsync/fdatasync latencies */
 	struct rusage ru_start, ru_end;
 	int error;
 	char errmsg[SB_ERRMSG_MAX];

@@ -167,8 +167,8 @@ run stdout.txt --name=o --ioengine=null --size=64k --rw=read \
 is "$(wc -c <stdout.txt)" 0 "--output=FILE: nothing on stdout"
 ok "and the file holds the document" "${CHECK[@]}" strict o.json
 now=$(date +%s)
-is "$(get o.json "abs(d['timestamp'] - $now) <= 5 and d['timestamp_ms'] // 1000 == d['timestamp'] and d['global options'] == {} and d['jobs'][0]['job options'] == {}")" \
-	True "timestamp is now, timestamp_ms agrees; the option objects are there"
+is "$(get o.json "abs(d['timestamp'] - $now) <= 5 and d['timestamp_ms'] // 1000 == d['timestamp'] and d['global options'] == {} and d['jobs'][0]['job options'] == {'ioengine': 'null', 'size': '64k', 'rw': 'read'}")" \
+	True "timestamp is now, timestamp_ms agrees; job options lists what the job set"
 like "$(get o.json 'd["time"]')" '^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2} [0-9]{4}$' \
 	"time is in ctime()'s layout"
 
