@@ -236,7 +236,8 @@ const struct sb_option sb_core_options[] = {
 	 .max = 65536,
 	 .help = "once the queue is full, refill it only when it drains to "
 		 "this (0: iodepth)"},
-	{OPT("rate_min", rate_min), .type = (int)SB_OPT_SIZE_DIRS,
+	{OPT("rate_min", rate_min), .alias = "ratemin",
+	 .type = (int)SB_OPT_SIZE_DIRS,
 	 .help = "fail the job when bandwidth falls below this, bytes/s per "
 		 "direction, over each rate_cycle"},
 	{OPT("rate_iops_min", rate_iops_min), .type = (int)SB_OPT_INT_DIRS,
