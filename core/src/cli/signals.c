@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 
+#include "../run/handle.h"
 #include "../sb_ctx.h"
 
 static void signal_set(sigset_t *set)
@@ -17,6 +18,7 @@ static void *signal_main(void *arg)
 {
 	struct sb_signals *s = arg;
 	sigset_t set;
+	uint64_t first = 0;
 	int sig;
 
 	signal_set(&set);
@@ -25,7 +27,12 @@ static void *signal_main(void *arg)
 			continue;
 		if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
 			return NULL;
-		if (sb_stopping(s->ctx)) {
+		/* timeout(1) and a terminal's ^C can deliver one stop twice
+		 * (to the process and to its group): a repeat within a
+		 * second is the same request. */
+		if (first && sb_host_services.now_ns() - first < 1000000000ULL)
+			continue;
+		if (sb_stopping(s->ctx) == SB_STOP_SIGNAL) {
 			/* A second signal: the user means it. */
 			pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 			raise(sig);
@@ -36,6 +43,7 @@ static void *signal_main(void *arg)
 		       "(again to quit at once)",
 		       sig == SIGINT ? "interrupted" : "terminated");
 		atomic_store(&s->ctx->stop, SB_STOP_SIGNAL);
+		first = sb_host_services.now_ns();
 	}
 }
 

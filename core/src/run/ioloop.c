@@ -180,6 +180,8 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 			return 0;
 		}
 		d->errors++;
+		if (io->ddir == SB_DDIR_WRITE)
+			sb_stream_write_failed(w, s);
 		return io_error(w, io);
 	}
 	if (w->phase == SB_PH_LAYOUT || w->phase == SB_PH_PREREAD ||
@@ -346,6 +348,7 @@ int sb_io_loop(struct sb_worker *w)
 
 	if (w->phase == SB_PH_MAIN && o->runtime_ns)
 		deadline = w->ramp_end_ns + o->runtime_ns;
+	w->deadline_ns = deadline;
 	if (w->phase != SB_PH_MAIN)
 		batch = cmin = 1, low = depth;
 	while (!w->error) {

@@ -35,6 +35,9 @@ static int plan_job(struct sb_worker *w, struct sb_wfile *f, unsigned i,
 		limit = o->io_size.pct > 0 ? (uint64_t)((double)span *
 							o->io_size.pct / 100.0)
 					   : span;
+	/* Whole blocks only, as fio rounds io_size down to the smallest. */
+	if (limit >= sb_job_min_bs(o))
+		limit -= limit % sb_job_min_bs(o);
 	sb_pattern_init(p, seed, base, span, limit, o->bs, sb_rw_read_pct(o),
 			sb_rw_is_random(&o->rw),
 			o->time_based || sb_wfiles_skewed(w));
@@ -106,6 +109,15 @@ int sb_wfile_plan(struct sb_worker *w, unsigned i)
 				"size= is not set (or a percentage) and %s "
 				"has no size to use",
 				f->path);
+	/* One of several files too small for a block (a filesize range)
+	 * does no I/O, as in fio; a job's only file is an error. */
+	if (w->phase != SB_PH_LAYOUT && span < maxbs && w->nfiles > 1) {
+		for (int d = 0; d < SB_DDIR_COUNT; d++)
+			bs[d] = maxbs;
+		sb_pattern_free(&f->pat);
+		sb_pattern_init(&f->pat, 0, base, 0, 0, bs, 0, 0, 0);
+		return 0;
+	}
 	if (w->phase != SB_PH_LAYOUT && span < maxbs)
 		return sb_wfail(w, -EINVAL,
 				"the region of %s (%llu bytes) is smaller "

@@ -162,6 +162,7 @@ struct sb_ioslot {
 	uint64_t submit_ns;
 	uint64_t intended_ns; /* when a rate cap scheduled it; 0: none */
 	uint64_t vseed;	      /* verify: the write this read checks */
+	uint64_t vindex;      /* verify: a write's index in the stream */
 	int verify;	      /* a read whose data is checked */
 };
 
@@ -242,6 +243,7 @@ struct sb_worker {
 	uint64_t start_ns, end_ns; /* of the measured run, after ramp_time */
 	uint64_t ramp_end_ns;	   /* completions before it are not counted */
 	uint64_t ios_left;	   /* number_ios budget */
+	uint64_t deadline_ns;	   /* the phase ends here (runtime=) */
 	int sync_due;		   /* a sync of sync_file before the next I/O */
 	int held;		   /* held_spec waits behind that sync */
 	struct sb_io_spec held_spec;

@@ -80,6 +80,10 @@ static void wait_until(struct sb_worker *w, uint64_t t)
 {
 	uint64_t now;
 
+	/* Never past the end of the job's runtime, as fio caps its waits. */
+	if (t > w->deadline_ns)
+		t = w->deadline_ns;
+
 	while ((now = now_ns()) < t && !sb_stopping(w->rj->ctx)) {
 		uint64_t left = t - now;
 
@@ -169,10 +173,11 @@ static void think_time(struct sb_worker *w)
 	spin = o->thinktime_spin_ns < o->thinktime_ns ? o->thinktime_spin_ns
 						      : o->thinktime_ns;
 	start = now_ns();
-	while (now_ns() - start < spin)
+	while (now_ns() - start < spin && now_ns() < w->deadline_ns &&
+	       !sb_stopping(w->rj->ctx))
 		;
 	if (o->thinktime_ns > spin)
-		sb_sleep_ns(o->thinktime_ns - spin);
+		wait_until(w, now_ns() + (o->thinktime_ns - spin));
 }
 
 static int next_work(struct sb_worker *w, struct sb_io_spec *spec)
@@ -234,6 +239,23 @@ static void mark_written(struct sb_wfile *f, uint64_t off, uint64_t len,
 		f->last_write[b] = index + 1;
 }
 
+void sb_stream_write_failed(struct sb_worker *w, const struct sb_ioslot *s)
+{
+	struct sb_wfile *f = (struct sb_wfile *)((char *)s->io.file -
+						 offsetof(struct sb_wfile, f));
+
+	/* As fio unlogs a failed write: its blocks are not checked (the
+	 * latest write of each is no longer this one). */
+	if (!w->rj->cfg.vcfg.kind || w->phase != SB_PH_MAIN || !f->last_write)
+		return;
+	for (uint64_t b = (s->io.offset - f->lw_base) / f->lw_step;
+	     b < f->lw_n &&
+	     b * f->lw_step < s->io.offset - f->lw_base + s->io.length;
+	     b++)
+		if (f->last_write[b] == s->vindex + 1)
+			f->last_write[b] = 0;
+}
+
 static void set_io(struct sb_worker *w, struct sb_ioslot *s, int ddir,
 		   unsigned file, uint64_t off, uint64_t len)
 {
@@ -278,6 +300,7 @@ static void note_write(struct sb_worker *w, struct sb_ioslot *s, unsigned file)
 	if (!w->rj->cfg.vcfg.kind)
 		return;
 	s->vseed = write_seed(w, file, index);
+	s->vindex = index;
 	mark_written(f, s->io.offset, s->io.length, index);
 	if (w->backlog) {
 		w->backlog[w->nbacklog++] = (struct sb_vrec){
@@ -429,7 +452,7 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 	w->ios_left--;
 	w->nspecs++;
 	if (spec.think_ns)
-		sb_sleep_ns(spec.think_ns);
+		wait_until(w, now_ns() + spec.think_ns);
 	think_time(w);
 	set_io(w, s, spec.ddir, spec.file, spec.offset, spec.length);
 	if (spec.ddir == SB_DDIR_WRITE && w->phase == SB_PH_MAIN) {

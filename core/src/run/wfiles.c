@@ -175,11 +175,16 @@ uint64_t sb_wfile_span(const struct sb_worker *w, const struct sb_wfile *f)
 	uint64_t base = sb_wfile_base(w, f), real = f->f.real_size;
 	uint64_t rest = real > base ? real - base : 0;
 
+	uint64_t pct;
+
 	if (f->size_share)
 		return f->size_share;
-	if (o->size.pct > 0)
-		return bytes_of(&o->size, rest);
-	return rest;
+	if (!(o->size.pct > 0))
+		return rest;
+	/* fio takes the percentage of the whole file, then keeps it within
+	 * what lies past the offset. */
+	pct = bytes_of(&o->size, real);
+	return pct < rest ? pct : rest;
 }
 
 int sb_wfile_open(struct sb_worker *w, unsigned i)
@@ -278,11 +283,15 @@ static int activate(struct sb_worker *w, unsigned i)
 /* Fill the active set up to openfiles= with files not yet in the phase. */
 static int top_up(struct sb_worker *w)
 {
-	while (w->nactive < w->maxopen && w->next_fresh < w->nfiles) {
+	/* A skewed service picks among every file, as fio's does, so all
+	 * of them are in play (and in its budget) whatever openfiles says. */
+	unsigned limit = w->budgeted ? w->nfiles : w->maxopen;
+
+	while (w->nactive < limit && w->next_fresh < w->nfiles) {
 		unsigned i = w->next_fresh++;
 
 		/* A file over the open limit makes room for the next. */
-		if (w->nopen >= w->maxopen && !w->files[i].open)
+		if (w->nopen >= limit && !w->files[i].open)
 			for (unsigned k = 0; k < w->nfiles; k++)
 				if (w->files[k].open &&
 				    w->files[k].state == SB_WF_DONE) {

@@ -45,6 +45,8 @@ int sb_stream_next(struct sb_worker *w, struct sb_ioslot *s);
 /* verify_only: walk the job's stream without I/O, to learn which write
  * of each block is the latest and how long the stream is. */
 int sb_stream_dry(struct sb_worker *w);
+/* A write of the main phase failed: verify must not check it. */
+void sb_stream_write_failed(struct sb_worker *w, const struct sb_ioslot *s);
 /* A write's data, just before it is queued. */
 void sb_stream_fill(struct sb_worker *w, struct sb_ioslot *s);
 int sb_iolog_open(struct sb_worker *w);
