@@ -61,14 +61,6 @@ static inline void sb_linebuf_add(struct sb_linebuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* Empty it for the next line, keeping the memory. */
-static inline void sb_linebuf_reset(struct sb_linebuf *b)
-{
-	b->len = 0;
-	if (b->p)
-		b->p[0] = '\0';
-}
-
 static inline void sb_linebuf_free(struct sb_linebuf *b)
 {
 	free(b->p);

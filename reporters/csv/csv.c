@@ -19,28 +19,16 @@
 #include <storbench/reporter.h>
 
 #include "../common/sb_linebuf.h"
+#include "../common/sb_seen.h"
 
 struct csv_opts {
 	int series;
 };
 
-/* A job seen in the periods so far, and the directions it has moved, so
- * a period in which it stalls still gets its rows (with zeros). Jobs are
- * told apart by name, group and rank among the entries of the same name
- * and group (clones). */
-struct csv_seen {
-	char *name;
-	unsigned groupid;
-	unsigned nth;
-	unsigned dirs; /* 1 << direction */
-};
-
 /* Touched by the interval hook only (never concurrent with itself) and by
  * close, after the last period. */
 struct csv_state {
-	struct csv_seen *seen;
-	size_t nseen;
-	size_t cap;
+	struct sb_seen seen;
 };
 
 static const char *const csv_dir_names[SB_DDIR_COUNT] = {"read", "write",
@@ -281,54 +269,8 @@ static int csv_open(struct sb_env *env, const struct sb_run_info *run)
 	sb_linebuf_add(
 		&b, "time_ms,job,direction,ios,bytes,iops,mb_s,lat_mean_ms\n");
 	rc = csv_flush(env, &b);
-	free(b.p);
+	sb_linebuf_free(&b);
 	return rc;
-}
-
-/* The record of the nth entry named name in group, made on first sight. */
-static struct csv_seen *csv_seen_get(struct csv_state *st, const char *name,
-				     unsigned groupid, unsigned nth)
-{
-	struct csv_seen *e;
-
-	for (size_t i = 0; i < st->nseen; i++) {
-		e = &st->seen[i];
-		if (e->groupid == groupid && e->nth == nth &&
-		    strcmp(e->name, name) == 0)
-			return e;
-	}
-	if (st->nseen == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 16;
-		struct csv_seen *v = realloc(st->seen, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		st->seen = v;
-		st->cap = cap;
-	}
-	e = &st->seen[st->nseen];
-	e->name = strdup(name);
-	if (!e->name)
-		return NULL;
-	e->groupid = groupid;
-	e->nth = nth;
-	e->dirs = 0;
-	st->nseen++;
-	return e;
-}
-
-/* How many entries before jobs[i] share its name and group: a clone's
- * rank, stable while the host lists the jobs in the same order. */
-static unsigned csv_rank(const struct sb_interval_job *jobs, size_t i)
-{
-	unsigned nth = 0;
-
-	for (size_t k = 0; k < i; k++)
-		if (jobs[k].groupid == jobs[i].groupid &&
-		    strcmp(jobs[k].name ? jobs[k].name : "",
-			   jobs[i].name ? jobs[i].name : "") == 0)
-			nth++;
-	return nth;
 }
 
 static int csv_interval(struct sb_env *env, const struct sb_interval *iv)
@@ -344,11 +286,10 @@ static int csv_interval(struct sb_env *env, const struct sb_interval *iv)
 	for (size_t i = 0; i < iv->njobs; i++) {
 		const struct sb_interval_job *j = &iv->jobs[i];
 		const char *name = j->name ? j->name : "";
-		struct csv_seen *e = csv_seen_get(st, name, j->groupid,
-						  csv_rank(iv->jobs, i));
+		struct sb_seen_job *e = sb_seen_get(&st->seen, iv->jobs, i);
 
 		if (!e) {
-			free(b.p);
+			sb_linebuf_free(&b);
 			return env->host->error(env->handle, -ENOMEM,
 						"out of memory");
 		}
@@ -374,7 +315,7 @@ static int csv_interval(struct sb_env *env, const struct sb_interval *iv)
 		}
 	}
 	rc = b.len || b.oom ? csv_flush(env, &b) : 0;
-	free(b.p);
+	sb_linebuf_free(&b);
 	return rc;
 }
 
@@ -398,7 +339,7 @@ static int csv_run_end(struct sb_env *env, const struct sb_run_result *res)
 		csv_job(env, &b, &r, cols, ncols);
 		rc = csv_flush(env, &b);
 	}
-	free(b.p);
+	sb_linebuf_free(&b);
 	return rc;
 }
 
@@ -406,11 +347,7 @@ static void csv_close(struct sb_env *env)
 {
 	struct csv_state *st = env->state;
 
-	for (size_t i = 0; i < st->nseen; i++)
-		free(st->seen[i].name);
-	free(st->seen);
-	st->seen = NULL;
-	st->nseen = st->cap = 0;
+	sb_seen_free(&st->seen);
 }
 
 static const struct sb_option csv_options[] = {

@@ -19,25 +19,13 @@
 #include <storbench/reporter.h>
 
 #include "../common/sb_linebuf.h"
-
-/* A job seen in the periods so far and the directions it has moved, so a
- * period in which it stalls still shows them, with zeros. Jobs are told
- * apart by name, group and rank among the entries of the same name and
- * group (clones). */
-struct jsonl_seen {
-	char *name;
-	unsigned groupid;
-	unsigned nth;
-	unsigned dirs; /* 1 << direction */
-};
+#include "../common/sb_seen.h"
 
 /* Touched by the interval hook only (never concurrent with itself) and by
  * close, after the last period; job_end, which may run beside interval,
  * reads none of it. */
 struct jsonl_state {
-	struct jsonl_seen *seen;
-	size_t nseen;
-	size_t cap;
+	struct sb_seen seen;
 	unsigned run_dirs; /* directions the whole run has moved */
 };
 
@@ -208,58 +196,8 @@ static int jsonl_open(struct sb_env *env, const struct sb_run_info *run)
 	jsonl_u64(&b, "jobs", run->njobs);
 	sb_linebuf_add(&b, "}");
 	rc = jsonl_emit(env, &b);
-	free(b.p);
+	sb_linebuf_free(&b);
 	return rc;
-}
-
-/* The record of the nth entry named name in group, made on first sight. */
-static struct jsonl_seen *jsonl_seen_get(struct jsonl_state *st,
-					 const char *name, unsigned groupid,
-					 unsigned nth)
-{
-	struct jsonl_seen *e;
-	size_t len;
-
-	for (size_t i = 0; i < st->nseen; i++) {
-		e = &st->seen[i];
-		if (e->groupid == groupid && e->nth == nth &&
-		    strcmp(e->name, name) == 0)
-			return e;
-	}
-	if (st->nseen == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 16;
-		struct jsonl_seen *v = realloc(st->seen, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		st->seen = v;
-		st->cap = cap;
-	}
-	e = &st->seen[st->nseen];
-	len = strlen(name) + 1;
-	e->name = malloc(len);
-	if (!e->name)
-		return NULL;
-	memcpy(e->name, name, len);
-	e->groupid = groupid;
-	e->nth = nth;
-	e->dirs = 0;
-	st->nseen++;
-	return e;
-}
-
-/* How many entries before jobs[i] share its name and group: a clone's
- * rank, stable while the host lists the jobs in the same order. */
-static unsigned jsonl_rank(const struct sb_interval_job *jobs, size_t i)
-{
-	unsigned nth = 0;
-
-	for (size_t k = 0; k < i; k++)
-		if (jobs[k].groupid == jobs[i].groupid &&
-		    strcmp(jobs[k].name ? jobs[k].name : "",
-			   jobs[i].name ? jobs[i].name : "") == 0)
-			nth++;
-	return nth;
 }
 
 /* A direction's share of a period: amounts and the rates they make. */
@@ -326,11 +264,10 @@ static int jsonl_interval(struct sb_env *env, const struct sb_interval *iv)
 	for (size_t i = 0; has_jobs && i < iv->njobs; i++) {
 		const struct sb_interval_job *j = &iv->jobs[i];
 		const char *name = j->name ? j->name : "";
-		struct jsonl_seen *e = jsonl_seen_get(st, name, j->groupid,
-						      jsonl_rank(iv->jobs, i));
+		struct sb_seen_job *e = sb_seen_get(&st->seen, iv->jobs, i);
 
 		if (!e) {
-			free(b.p);
+			sb_linebuf_free(&b);
 			return env->host->error(env->handle, -ENOMEM,
 						"out of memory");
 		}
@@ -357,7 +294,7 @@ static int jsonl_interval(struct sb_env *env, const struct sb_interval *iv)
 	}
 	sb_linebuf_add(&b, "]}");
 	rc = jsonl_emit(env, &b);
-	free(b.p);
+	sb_linebuf_free(&b);
 	return rc;
 }
 
@@ -500,7 +437,7 @@ static int jsonl_job_end(struct sb_env *env, const struct sb_job_result *in)
 	}
 	sb_linebuf_add(&b, "}");
 	rc = jsonl_emit(env, &b);
-	free(b.p);
+	sb_linebuf_free(&b);
 	return rc;
 }
 
@@ -555,7 +492,7 @@ static int jsonl_run_end(struct sb_env *env, const struct sb_run_result *res)
 	}
 	sb_linebuf_add(&b, "}");
 	rc = jsonl_emit(env, &b);
-	free(b.p);
+	sb_linebuf_free(&b);
 	return rc;
 }
 
@@ -563,11 +500,7 @@ static void jsonl_close(struct sb_env *env)
 {
 	struct jsonl_state *st = env->state;
 
-	for (size_t i = 0; i < st->nseen; i++)
-		free(st->seen[i].name);
-	free(st->seen);
-	st->seen = NULL;
-	st->nseen = st->cap = 0;
+	sb_seen_free(&st->seen);
 }
 
 static const struct sb_reporter_ops jsonl_ops = {

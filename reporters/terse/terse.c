@@ -359,7 +359,7 @@ static int terse_run_end(struct sb_env *env, const struct sb_run_result *res)
 			rc = env->host->error(env->handle, rc,
 					      "cannot write the results");
 	}
-	free(b.p);
+	sb_linebuf_free(&b);
 	return rc;
 }
 

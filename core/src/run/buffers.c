@@ -25,18 +25,9 @@
 
 #include <string.h>
 
+#include "../util/rand.h"
+
 #define SECTOR 512 /* fio scrambles every 512 bytes, the smallest sector */
-
-/* splitmix64: one multiply-xorshift round per 8 bytes, and any seed,
- * including 0, starts a good stream. */
-static uint64_t next_u64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static void fill_random(uint64_t *g, unsigned char *p, size_t len)
 {
@@ -44,11 +35,11 @@ static void fill_random(uint64_t *g, unsigned char *p, size_t len)
 	uint64_t v;
 
 	for (; i + 8 <= len; i += 8) {
-		v = next_u64(g);
+		v = sb_rand64(g);
 		memcpy(p + i, &v, 8);
 	}
 	if (i < len) {
-		v = next_u64(g);
+		v = sb_rand64(g);
 		memcpy(p + i, &v, len - i);
 	}
 }
@@ -150,7 +141,7 @@ void sb_buf_init(struct sb_buf_state *s, const struct sb_buf_cfg *c,
 {
 	s->cfg = c;
 	s->rng = seed;
-	s->dedupe_seed = next_u64(&s->rng);
+	s->dedupe_seed = sb_rand64(&s->rng);
 	s->writes = 0;
 }
 
@@ -158,7 +149,7 @@ void sb_buf_fill(struct sb_buf_state *s, void *buf, size_t len)
 {
 	if (!buf || !len)
 		return;
-	generate(s->cfg, next_u64(&s->rng), buf, len);
+	generate(s->cfg, sb_rand64(&s->rng), buf, len);
 }
 
 void sb_buf_prepare_write(struct sb_buf_state *s, void *buf, size_t len,
@@ -177,13 +168,13 @@ void sb_buf_prepare_write(struct sb_buf_state *s, void *buf, size_t len,
 		 * choices do not depend on earlier ones; the first write has
 		 * nothing to repeat, so it is always unique.
 		 */
-		uint64_t draw = next_u64(&s->rng) % 100;
+		uint64_t draw = sb_rand64(&s->rng) % 100;
 
 		if (s->writes == 1 || draw >= c->dedupe_pct)
-			s->dedupe_seed = next_u64(&s->rng);
+			s->dedupe_seed = sb_rand64(&s->rng);
 		generate(c, s->dedupe_seed, buf, len);
 	} else if (c->refill) {
-		generate(c, next_u64(&s->rng), buf, len);
+		generate(c, sb_rand64(&s->rng), buf, len);
 	} else if (c->scramble == 2 || (c->scramble && !c->zero &&
 					!has_pattern(c) && !c->compress_pct)) {
 		scramble(s->writes, buf, len, offset);

@@ -222,15 +222,16 @@ static int read_attr(int dirfd, const char *name, char *buf, size_t buflen)
  * with the device-mapper name when there is one ("dm-0 (vg0-data)"). No
  * sysfs means no answer here; the exclusive open below still sees holders.
  */
-static int find_holder(dev_t dev, char *holder, size_t holderlen)
+static int find_holder(const char *sys, dev_t dev, char *holder,
+		       size_t holderlen)
 {
-	char dir[64], dmname[128], attr[NAME_MAX + 16];
+	char dir[PATH_MAX], dmname[128], attr[NAME_MAX + 16];
 	struct dirent *d;
 	DIR *dp;
 	int found = 0;
 
-	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders", major(dev),
-		 minor(dev));
+	snprintf(dir, sizeof(dir), "%s/dev/block/%u:%u/holders", sys,
+		 major(dev), minor(dev));
 	dp = opendir(dir);
 	if (!dp)
 		return 0;
@@ -254,8 +255,8 @@ static int find_holder(dev_t dev, char *holder, size_t holderlen)
  * Mounted, held, swap: the checks that need the kernel's view of one dev_t.
  * part is NULL for the device itself, else the partition's sysfs name.
  */
-static int check_dev(dev_t dev, const char *path, const char *part, char *why,
-		     size_t whylen)
+static int check_dev(const char *sys, dev_t dev, const char *path,
+		     const char *part, char *why, size_t whylen)
 {
 	char found[PATH_MAX];
 	int rc = find_mount(dev, found, sizeof(found));
@@ -266,7 +267,7 @@ static int check_dev(dev_t dev, const char *path, const char *part, char *why,
 		say(why, whylen, path, part, "is mounted on %s", found);
 		return 1;
 	}
-	if (find_holder(dev, found, sizeof(found))) {
+	if (find_holder(sys, dev, found, sizeof(found))) {
 		say(why, whylen, path, part, "is in use by %s", found);
 		return 1;
 	}
@@ -282,17 +283,17 @@ static int check_dev(dev_t dev, const char *path, const char *part, char *why,
  * that have a "partition" attribute; writing the disk destroys them, so
  * each gets the same kernel-side checks. A partition has none of its own.
  */
-static int check_partitions(dev_t dev, const char *path, char *why,
-			    size_t whylen)
+static int check_partitions(const char *sys, dev_t dev, const char *path,
+			    char *why, size_t whylen)
 {
-	char dir[64], attr[NAME_MAX + 16], devno[32];
+	char dir[PATH_MAX], attr[NAME_MAX + 16], devno[32];
 	struct dirent *d;
 	struct stat st;
 	unsigned maj, min;
 	DIR *dp;
 	int rc = 0;
 
-	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(dev),
+	snprintf(dir, sizeof(dir), "%s/dev/block/%u:%u", sys, major(dev),
 		 minor(dev));
 	dp = opendir(dir);
 	if (!dp)
@@ -307,7 +308,8 @@ static int check_partitions(dev_t dev, const char *path, char *why,
 		if (read_attr(dirfd(dp), attr, devno, sizeof(devno)) != 0 ||
 		    sscanf(devno, "%u:%u", &maj, &min) != 2)
 			continue;
-		rc = check_dev(makedev(maj, min), path, d->d_name, why, whylen);
+		rc = check_dev(sys, makedev(maj, min), path, d->d_name, why,
+			       whylen);
 	}
 	closedir(dp);
 	return rc;
@@ -508,6 +510,12 @@ static int check_content(const char *path, char *why, size_t whylen)
 
 int sb_devguard_check(const char *path, char *why, size_t whylen)
 {
+	return sb_devguard_check_in("/sys", path, why, whylen);
+}
+
+int sb_devguard_check_in(const char *sys, const char *path, char *why,
+			 size_t whylen)
+{
 	struct stat st;
 	int rc;
 
@@ -520,9 +528,9 @@ int sb_devguard_check(const char *path, char *why, size_t whylen)
 			       : cannot(why, whylen, path, NULL, errno);
 	if (!S_ISBLK(st.st_mode))
 		return 0;
-	rc = check_dev(st.st_rdev, path, NULL, why, whylen);
+	rc = check_dev(sys, st.st_rdev, path, NULL, why, whylen);
 	if (rc == 0)
-		rc = check_partitions(st.st_rdev, path, why, whylen);
+		rc = check_partitions(sys, st.st_rdev, path, why, whylen);
 	if (rc == 0)
 		rc = check_content(path, why, whylen);
 	return rc;

@@ -18,4 +18,10 @@
  */
 int sb_devguard_check(const char *path, char *why, size_t whylen);
 
+/* The same with sysfs read under sys instead of /sys: tests give it a
+ * sysfs tree of their own, in the kernel's layout, to show a holder (dm,
+ * md) the kernel running the tests cannot make. */
+int sb_devguard_check_in(const char *sys, const char *path, char *why,
+			 size_t whylen);
+
 #endif

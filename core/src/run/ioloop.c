@@ -30,29 +30,25 @@ static uint64_t done_ns(struct sb_worker *w)
 	return w->last_now_ns;
 }
 
-/* fio's depth buckets: 1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64. */
+/* fio's depth buckets: 1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64 (n >= 1). */
 static unsigned depth_bucket(unsigned n)
 {
-	unsigned b = 0;
+	unsigned b = 31u - (unsigned)__builtin_clz(n);
 
-	while (b < SB_DEPTH_BUCKETS - 1 && n >= 2u << b)
-		b++;
-	return b;
+	return b < SB_DEPTH_BUCKETS - 1 ? b : SB_DEPTH_BUCKETS - 1;
 }
 
 /* fio's submit/complete buckets: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64. */
 static unsigned batch_bucket(unsigned n)
 {
-	unsigned b = 1;
+	unsigned b;
 
-	if (!n)
-		return 0;
-	while (b < SB_DEPTH_BUCKETS - 1 && n > 4u << (b - 1))
-		b++;
-	return b;
+	if (n <= 4)
+		return n ? 1 : 0;
+	b = 31u - (unsigned)__builtin_clz(n - 1); /* ceil(log2 n) - 1 */
+	return b < SB_DEPTH_BUCKETS - 1 ? b : SB_DEPTH_BUCKETS - 1;
 }
 
-/* A failed I/O or verify: fatal, or said (the first few) and counted. */
 static int policy(struct sb_worker *w, int kind, int err, const char *msg)
 {
 	const struct sb_job_cfg *c = &w->rj->cfg;
@@ -149,14 +145,13 @@ static void check_min_rate(struct sb_worker *w, uint64_t now)
 	w->cycle_start_ns = now;
 }
 
-static int has_min_rate(const struct sb_job_opts *o)
+int sb_has_min_rate(const struct sb_job_opts *o)
 {
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		if (o->rate_min[d] || o->rate_iops_min[d] > 0)
 			return 1;
 	return 0;
 }
-
 static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 		    int async)
 {
@@ -187,8 +182,10 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	if (w->phase == SB_PH_LAYOUT || w->phase == SB_PH_PREREAD ||
 	    now < w->ramp_end_ns)
 		return s->verify ? verify_read(w, s) : 0;
-	d->ios++;
-	d->bytes += io->length;
+	/* Relaxed atomic stores (plain moves): the interval thread reads
+	 * these three while the worker runs. */
+	__atomic_store_n(&d->ios, d->ios + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->bytes, d->bytes + io->length, __ATOMIC_RELAXED);
 	if (w->meas) {
 		uint64_t lat = now - s->issue_ns;
 		uint64_t slat = async ? s->submit_ns - s->issue_ns : 0;
@@ -199,20 +196,15 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 			sb_lat_add(&d->clat, lat - slat);
 		if (async && (w->meas & SB_MEAS_SLAT))
 			sb_lat_add(&d->slat, slat);
-		w->lat_sum_ns[io->ddir] += lat;
+		__atomic_store_n(&w->lat_sum_ns[io->ddir],
+				 w->lat_sum_ns[io->ddir] + lat,
+				 __ATOMIC_RELAXED);
 		if (w->log)
 			sb_fiolog_io(w->log, now - w->start_ns, io->ddir,
 				     io->length, io->offset, slat, lat - slat,
 				     lat);
 	}
-	/* For the interval thread; relaxed stores are plain moves. */
-	atomic_store_explicit(&w->pub_ios[io->ddir], d->ios,
-			      memory_order_relaxed);
-	atomic_store_explicit(&w->pub_bytes[io->ddir], d->bytes,
-			      memory_order_relaxed);
-	atomic_store_explicit(&w->pub_lat_ns[io->ddir], w->lat_sum_ns[io->ddir],
-			      memory_order_relaxed);
-	if (w->phase == SB_PH_MAIN && has_min_rate(&w->rj->opts)) {
+	if (w->min_rate && w->phase == SB_PH_MAIN) {
 		w->cycle_bytes[io->ddir] += io->length;
 		w->cycle_ios[io->ddir]++;
 		check_min_rate(w, now);

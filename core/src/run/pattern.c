@@ -5,21 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* splitmix64: tiny state, passes BigCrush, and seeds well from any value. */
-static inline uint64_t next_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n) without a division: the high half of r * n. */
-static inline uint64_t below(uint64_t *state, uint64_t n)
-{
-	return (uint64_t)(((unsigned __int128)next_rand(state) * n) >> 64);
-}
+#include "../util/rand.h"
 
 /* A bijection of [0, mask] that hides the LCG's regular low bits. */
 static uint64_t scramble(uint64_t x, uint64_t mask)
@@ -98,7 +84,7 @@ static uint64_t pick_len(struct sb_pattern *p, int d)
 {
 	if (p->split && p->split->n[d]) {
 		/* Shares are percentages with fractions: draw in millionths. */
-		double u = (double)below(&p->rng, 100000000) / 1e6, acc = 0;
+		double u = (double)sb_below(&p->rng, 100000000) / 1e6, acc = 0;
 		unsigned i;
 
 		for (i = 0; i + 1 < p->split->n[d]; i++) {
@@ -111,12 +97,12 @@ static uint64_t pick_len(struct sb_pattern *p, int d)
 	if (p->range[d].max && p->unaligned) {
 		uint64_t lo = p->range[d].min ? p->range[d].min : 1;
 
-		return lo + below(&p->rng, p->range[d].max - lo + 1);
+		return lo + sb_below(&p->rng, p->range[d].max - lo + 1);
 	}
 	if (p->range[d].max && p->range[d].max > p->len_step[d]) {
 		uint64_t k = p->range[d].max / p->len_step[d];
 
-		return (below(&p->rng, k) + 1) * p->len_step[d];
+		return (sb_below(&p->rng, k) + 1) * p->len_step[d];
 	}
 	return p->bs[d];
 }
@@ -124,7 +110,7 @@ static uint64_t pick_len(struct sb_pattern *p, int d)
 /* Uniform in [0, 1). */
 static double unit(uint64_t *state)
 {
-	return (double)(next_rand(state) >> 11) / 9007199254740992.0;
+	return (double)(sb_rand64(state) >> 11) / 9007199254740992.0;
 }
 
 /* Zipf over more items than this is sampled over this many and scaled,
@@ -213,7 +199,7 @@ static uint64_t dist_block(struct sb_pattern *p, int d, uint64_t n)
 		unsigned i, nz = r->nzones[d];
 
 		if (!nz)
-			return below(&p->rng, n);
+			return sb_below(&p->rng, n);
 		for (i = 0; i < nz; i++) {
 			double size =
 				r->kind == SB_DIST_ZONED
@@ -233,11 +219,11 @@ static uint64_t dist_block(struct sb_pattern *p, int d, uint64_t n)
 		if (start + len > (double)n || len < 1)
 			len = (double)n - start;
 		return ((uint64_t)start +
-			below(&p->rng, len >= 1 ? (uint64_t)len : 1)) %
+			sb_below(&p->rng, len >= 1 ? (uint64_t)len : 1)) %
 		       n;
 	}
 	default:
-		return below(&p->rng, n);
+		return sb_below(&p->rng, n);
 	}
 	if (rank >= (double)n)
 		rank = (double)(n - 1);
@@ -299,7 +285,7 @@ uint64_t sb_pattern_pick(struct sb_pattern *p, uint64_t n)
 	if (n <= 1)
 		return 0;
 	p->ranked = 1;
-	return p->dist ? dist_block(p, SB_DDIR_READ, n) : below(&p->rng, n);
+	return p->dist ? dist_block(p, SB_DDIR_READ, n) : sb_below(&p->rng, n);
 }
 
 void sb_pattern_norandommap(struct sb_pattern *p)
@@ -316,11 +302,11 @@ static void map_start(struct sb_pattern *p, uint64_t n)
 		m <<= 1;
 	p->map_mask = m - 1;
 	/* Hull-Dobell: a = 1 mod 4 and c odd give a full period mod 2^k. */
-	p->map_a = ((next_rand(&p->rng) << 2) | 1) & p->map_mask;
+	p->map_a = ((sb_rand64(&p->rng) << 2) | 1) & p->map_mask;
 	if (p->map_mask < 3)
 		p->map_a = 1;
-	p->map_c = (next_rand(&p->rng) | 1) & p->map_mask;
-	p->map_x = next_rand(&p->rng) & p->map_mask;
+	p->map_c = (sb_rand64(&p->rng) | 1) & p->map_mask;
+	p->map_x = sb_rand64(&p->rng) & p->map_mask;
 	p->map_left = n;
 }
 
@@ -352,8 +338,8 @@ static enum sb_ddir pick_ddir(struct sb_pattern *p)
 		return SB_DDIR_READ;
 	if (p->read_pct <= 0)
 		return SB_DDIR_WRITE;
-	return below(&p->rng, 100) < (uint64_t)p->read_pct ? SB_DDIR_READ
-							   : SB_DDIR_WRITE;
+	return sb_below(&p->rng, 100) < (uint64_t)p->read_pct ? SB_DDIR_READ
+							      : SB_DDIR_WRITE;
 }
 
 /* The next sequential offset of a direction, after seq_add's hole (or
@@ -389,7 +375,7 @@ static int continues(struct sb_pattern *p, int d)
 		return cont;
 	}
 	return p->pct_random[d] < 100 &&
-	       below(&p->rng, 100) >= (uint64_t)p->pct_random[d];
+	       sb_below(&p->rng, 100) >= (uint64_t)p->pct_random[d];
 }
 
 int sb_pattern_ready(struct sb_pattern *p)
@@ -468,7 +454,7 @@ static uint64_t random_offset(struct sb_pattern *p, int d, uint64_t *lenp)
 		return vmap_offset(p, lenp);
 	if (p->use_map)
 		return map_next(p, p->nblocks[d]) * p->bs[d];
-	return below(&p->rng, p->nblocks[d]) * p->align[d];
+	return sb_below(&p->rng, p->nblocks[d]) * p->align[d];
 }
 
 int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)

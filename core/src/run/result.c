@@ -236,6 +236,10 @@ int sb_runjob_results(struct sb_runjob *rj)
 			w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
 
 		rc = fill(rj, &rj->res[i], i, w->dir, rt);
+		/* Out of memory part-way: what was filled is still reported
+		 * (a result that failed on its extras has its figures). */
+		if (rc)
+			rj->nres = i + 1;
 	}
 	if (rj->samp_lock)
 		pthread_mutex_unlock(rj->samp_lock);

@@ -269,12 +269,12 @@ struct sb_worker {
 	char vfirst[SB_ERRMSG_MAX]; /* the first bad block, as said */
 	uint64_t err_logged;
 	int first_err; /* the first error the job went on after, -errno */
-	/* What the interval thread reads while the worker runs: totals of
-	 * the measured run so far, stored (relaxed) after each completion. */
-	atomic_uint_fast64_t pub_ios[SB_DDIR_COUNT];
-	atomic_uint_fast64_t pub_bytes[SB_DDIR_COUNT];
-	atomic_uint_fast64_t pub_lat_ns[SB_DDIR_COUNT]; /* sum */
+	/* Total latency of the measured I/Os, for the interval thread's
+	 * per-period means. It, dir[].ios and dir[].bytes are written with
+	 * relaxed atomic stores (only this worker writes them), so that
+	 * thread may load them while the worker runs. */
 	uint64_t lat_sum_ns[SB_DDIR_COUNT];
+	int min_rate; /* rate_min or rate_iops_min is set */
 	/* fio's I/O depth, submit and complete distributions. */
 	uint64_t depth_dist[SB_DEPTH_BUCKETS];
 	uint64_t submit_dist[SB_DEPTH_BUCKETS];

@@ -34,13 +34,11 @@ static void clone_totals(struct sb_worker *w, uint64_t ios[SB_DDIR_COUNT],
 			 uint64_t lat[SB_DDIR_COUNT])
 {
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
-		ios[d] = atomic_load_explicit(&w->pub_ios[d],
-					      memory_order_relaxed);
-		bytes[d] = atomic_load_explicit(&w->pub_bytes[d],
-						memory_order_relaxed);
+		ios[d] = __atomic_load_n(&w->dir[d].ios, __ATOMIC_RELAXED);
+		bytes[d] = __atomic_load_n(&w->dir[d].bytes, __ATOMIC_RELAXED);
 		if (lat)
-			lat[d] = atomic_load_explicit(&w->pub_lat_ns[d],
-						      memory_order_relaxed);
+			lat[d] = __atomic_load_n(&w->lat_sum_ns[d],
+						 __ATOMIC_RELAXED);
 	}
 }
 

@@ -6,12 +6,13 @@
  */
 #include "worker.h"
 
-#include "../loader/loader.h"
-
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
+
+#include "../loader/loader.h"
+#include "../util/rand.h"
 
 static const char *const iolog_names[] = {"read", "write", "trim",
 					  "",	  "sync",  "datasync"};
@@ -115,9 +116,8 @@ static uint64_t pace(struct sb_worker *w, const struct sb_io *io)
 		return 0;
 	if (o->rate_process == 1) {
 		/* A uniform draw in (0, 1], never 0, so the log is finite. */
-		uint64_t r = (w->pace_rng += 0x9e3779b97f4a7c15ULL);
+		uint64_t r = sb_rand64(&w->pace_rng);
 
-		r = (r ^ (r >> 31)) * 0xbf58476d1ce4e5b9ULL;
 		gap *= -log((double)((r >> 11) + 1) / 9007199254740992.0);
 	}
 	if (w->due_ns[d] == 0)
@@ -210,10 +210,7 @@ static uint64_t write_seed(const struct sb_worker *w, unsigned file,
 	uint64_t z = (uint64_t)w->rj->opts.randseed ^ ((uint64_t)w->idx << 48) ^
 		     ((uint64_t)file << 32);
 
-	z += index * 0x9e3779b97f4a7c15ULL;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return sb_mix64(z + index * SB_RAND_GOLDEN);
 }
 
 /* Whether write index of f's [off, off+len) is still its latest. */

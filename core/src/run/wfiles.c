@@ -11,24 +11,10 @@
 #include <string.h>
 
 #include "../util/str.h"
+#include "../util/rand.h"
 
 /* fio's file service draws skewed picks over nrfiles << this many ranks. */
 #define SB_FSERVICE_SHIFT 10
-
-/* splitmix64, for picks that must replay exactly (verify). */
-static uint64_t next_rand(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static uint64_t below(uint64_t *state, uint64_t n)
-{
-	return (uint64_t)(((unsigned __int128)next_rand(state) * n) >> 64);
-}
 
 /* A name in the job's directory: a relative name of filename= goes in the
  * first directory (all clones share it), a generated one in the clone's,
@@ -81,7 +67,7 @@ static uint64_t draw_filesize(struct sb_worker *w, uint64_t *rng)
 
 	if (r->max <= r->min)
 		return r->max;
-	v = r->min + below(rng, r->max - r->min + 1);
+	v = r->min + sb_below(rng, r->max - r->min + 1);
 	v -= v % step;
 	return v < r->min ? r->min : v;
 }
@@ -330,13 +316,13 @@ static uint64_t fio_gauss(struct sb_worker *w, uint64_t n)
 	int64_t sum = 0, dev = 0, width;
 
 	for (int i = 0; i < 12; i++)
-		sum += (int64_t)below(&w->svc_rng, n + 1);
+		sum += (int64_t)sb_below(&w->svc_rng, n + 1);
 	sum = (sum + 11) / 12;
 	if (d > 0) {
 		width = (int64_t)((double)n * d / 100.0);
 		if (width > (int64_t)n / 2)
 			width = (int64_t)n / 2;
-		dev = (int64_t)below(&w->svc_rng, (uint64_t)width + 1) -
+		dev = (int64_t)sb_below(&w->svc_rng, (uint64_t)width + 1) -
 		      width / 2;
 		while (dev + sum >= (int64_t)n)
 			dev /= 2;
@@ -379,7 +365,7 @@ static void pick(struct sb_worker *w)
 			w->cur = (w->cur + 1) % w->nactive;
 		break;
 	case SB_SVC_RANDOM:
-		w->cur = (unsigned)below(&w->svc_rng, w->nactive);
+		w->cur = (unsigned)sb_below(&w->svc_rng, w->nactive);
 		break;
 	case SB_SVC_DIST:
 		w->cur = skewed_pick(w);

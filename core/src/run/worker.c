@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../loader/loader.h"
+#include "../util/rand.h"
 
 int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
 {
@@ -46,10 +47,9 @@ static void start_delay(struct sb_worker *w)
 	uint64_t ns = r->lo, now, until;
 
 	if (r->hi > r->lo) {
-		uint64_t z = (uint64_t)w->rj->opts.randseed + w->idx * 7919;
+		uint64_t z = (uint64_t)w->rj->opts.randseed + w->idx;
 
-		z = (z ^ (z >> 31)) * 0xbf58476d1ce4e5b9ULL;
-		ns += (z >> 11) % (r->hi - r->lo + 1);
+		ns += sb_below(&z, r->hi - r->lo + 1);
 	}
 	until = now_ns() + ns;
 	while ((now = now_ns()) < until && !sb_stopping(w->rj->ctx))
@@ -185,6 +185,7 @@ static void run_job(struct sb_worker *w)
 		w->meas = (o->disable_lat ? 0 : SB_MEAS_LAT) |
 			  (o->disable_clat ? 0 : SB_MEAS_CLAT) |
 			  (o->disable_slat ? 0 : SB_MEAS_SLAT);
+	w->min_rate = sb_has_min_rate(o);
 	if (open_logs(w))
 		return;
 

@@ -56,6 +56,8 @@ void sb_sleep_ns(uint64_t ns);
 /* fio's rate_ddir, a pattern's adjust_ddir hook (arg: the worker). */
 int sb_rate_ddir(void *arg, int drawn);
 
+/* ioloop.c: whether the job has a rate floor (rate_min, rate_iops_min). */
+int sb_has_min_rate(const struct sb_job_opts *o);
 /* ioloop.c: run the phase's I/O. */
 int sb_io_loop(struct sb_worker *w);
 

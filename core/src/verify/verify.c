@@ -45,6 +45,7 @@
 
 #include "verify.h"
 #include "verify_impl.h"
+#include "../util/rand.h"
 
 #define HDR_MAGIC    0x66766273U /* "sbvf" in little-endian byte order */
 #define HDR_VERSION  1
@@ -53,7 +54,6 @@
 #define HDR_CSUM_MAX 32
 #define HDR_CRC_AT   60
 #define MAX_INTERVAL (1ULL << 30)
-#define GOLDEN	     0x9e3779b97f4a7c15ULL /* 2^64 / phi, splitmix64's step */
 
 struct vhdr {
 	uint32_t magic;
@@ -134,14 +134,6 @@ static void hdr_unpack(const unsigned char *p, struct vhdr *h)
 	h->hdr_crc = sb_load_le32(p + HDR_CRC_AT);
 }
 
-/* splitmix64's finaliser: every input bit affects every output bit. */
-static uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static struct src src_for(const struct sb_verify_cfg *c, uint64_t seed,
 			  uint64_t at)
 {
@@ -153,7 +145,7 @@ static struct src src_for(const struct sb_verify_cfg *c, uint64_t seed,
 	} else {
 		/* Nested, not xor-ed, so (seed a, offset b) and (seed b,
 		 * offset a) do not share a stream. */
-		s.base = mix64(seed + mix64(at ^ GOLDEN));
+		s.base = sb_mix64(seed + sb_mix64(at ^ SB_RAND_GOLDEN));
 	}
 	return s;
 }
@@ -161,7 +153,7 @@ static struct src src_for(const struct sb_verify_cfg *c, uint64_t seed,
 /* Word k of the stream; counter-based, so any byte can be recomputed. */
 static uint64_t stream_word(uint64_t base, uint64_t k)
 {
-	return mix64(base + (k + 1) * GOLDEN);
+	return sb_mix64(base + (k + 1) * SB_RAND_GOLDEN);
 }
 
 static unsigned char src_byte(const struct src *s, uint64_t i)

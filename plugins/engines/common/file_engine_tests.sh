@@ -287,8 +287,16 @@ fe_open() {
 		--size=256k --invalidate=0 --filename="$f" "$@" >/dev/null
 	is "$(fe_count 'fadvise64\(.*POSIX_FADV_DONTNEED')" 0 \
 		"$engine invalidate=0: no POSIX_FADV_DONTNEED"
-	if [[ ${FE_DIRECT:-1} == 0 ]] || ! fe_can_direct "$T"; then
-		skip 1 "no direct=1 here"
+	if [[ ${FE_DIRECT:-1} == 0 ]]; then
+		# An engine without direct=1 refuses it before any I/O.
+		"$SB_BIN" --name=i --ioengine="$engine" --rw=read --bs=4k \
+			--size=256k --invalidate=1 --direct=1 --filename="$f" \
+			"$@" >/dev/null 2>"$T/err"
+		is "$?:$(cat "$T/err")" \
+			"2:storbench: error: command line: engine $engine cannot do direct=1" \
+			"$engine: direct=1 is refused (its invalidate does not apply)"
+	elif ! fe_can_direct "$T"; then
+		skip 1 "$T does not take O_DIRECT"
 	else
 		fe_strace fadvise64 --name=i --ioengine="$engine" --rw=read \
 			--bs=4k --size=256k --invalidate=1 --direct=1 \
