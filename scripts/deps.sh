@@ -5,14 +5,16 @@ set -euo pipefail
 
 # fio is the reference the compatibility tests compare against; clang and
 # its runtime build the job-file fuzzer; mount (losetup, mount),
-# e2fsprogs, util-linux (mkswap, wipefs) and fdisk (sfdisk) make the loop
-# devices the block-device tests write to; tmux is the terminal the
+# e2fsprogs, xfsprogs, util-linux (mkswap, wipefs), fdisk (sfdisk) and
+# cryptsetup-bin (a LUKS header) make the loop devices the block-device
+# tests write to; libblkid-dev is the device guard's signature prober; tmux is the terminal the
 # progress-line test watches; numpy, pandas and gnuplot run fio's own log
 # tools (fiologparser_hist.py, fio_generate_plots) on storbench's logs.
 pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
+	libblkid-dev
 	python3 valgrind procps strace time
 	fio clang libclang-rt-14-dev
-	mount e2fsprogs util-linux fdisk tmux
+	mount e2fsprogs xfsprogs util-linux fdisk cryptsetup-bin tmux
 	python3-numpy python3-pandas gnuplot-nox)
 
 missing=()
