@@ -57,6 +57,7 @@
 #define NDIR 3 /* read, write, trim: fio's DDIR_RWDIR_CNT */
 
 enum log_kind { LK_LAT, LK_CLAT, LK_SLAT, LK_BW, LK_IOPS, LK_HIST, LK_N };
+_Static_assert(LK_N == SB_FIOLOG_KINDS, "fiolog.h counts the log kinds");
 
 static const char *const kind_name[LK_N] = {"lat", "clat", "slat",
 					    "bw",  "iops", "clat_hist"};
@@ -355,18 +356,48 @@ static void free_log(struct sb_fiolog *l)
 	free(l);
 }
 
+static const char *prefix_of(const struct sb_fiolog_cfg *cfg, unsigned kind)
+{
+	switch (kind) {
+	case LK_LAT:
+	case LK_CLAT:
+	case LK_SLAT:
+		return cfg->lat_prefix;
+	case LK_BW:
+		return cfg->bw_prefix;
+	case LK_IOPS:
+		return cfg->iops_prefix;
+	case LK_HIST:
+		return cfg->hist_prefix;
+	default:
+		return NULL;
+	}
+}
+
+int sb_fiolog_name(const struct sb_fiolog_cfg *cfg, unsigned kind,
+		   const char *jobname, unsigned jobnum, char *buf, size_t len)
+{
+	const char *prefix = prefix_of(cfg, kind);
+
+	if (!prefix)
+		return -1;
+	/* fio's write_*_log with no value names the file after the job. */
+	if (!*prefix)
+		prefix = jobname;
+	return cfg->per_job_logs ? snprintf(buf, len, "%s_%s.%u.log", prefix,
+					    kind_name[kind], jobnum)
+				 : snprintf(buf, len, "%s_%s.log", prefix,
+					    kind_name[kind]);
+}
+
 /* Makes the name, the buffer and the file of one log. */
-static int open_one(struct sb_fiolog *l, enum log_kind k, const char *prefix,
-		    const struct sb_fiolog_cfg *cfg, unsigned jobnum, char *err,
-		    size_t errlen)
+static int open_one(struct sb_fiolog *l, enum log_kind k,
+		    const struct sb_fiolog_cfg *cfg, const char *jobname,
+		    unsigned jobnum, char *err, size_t errlen)
 {
 	struct log_file *lf = &l->f[k];
-	int n, flags;
+	int n = sb_fiolog_name(cfg, k, jobname, jobnum, NULL, 0), flags;
 
-	n = cfg->per_job_logs
-		    ? snprintf(NULL, 0, "%s_%s.%u.log", prefix, kind_name[k],
-			       jobnum)
-		    : snprintf(NULL, 0, "%s_%s.log", prefix, kind_name[k]);
 	lf->cap = k == LK_HIST ? BUF_HIST : BUF_PLAIN;
 	lf->line_max = k == LK_HIST ? LINE_MAX_HIST : LINE_MAX_PLAIN;
 	lf->name = n >= 0 ? malloc((size_t)n + 1) : NULL;
@@ -374,16 +405,11 @@ static int open_one(struct sb_fiolog *l, enum log_kind k, const char *prefix,
 	if (!lf->name || !lf->buf) {
 		if (err && errlen)
 			snprintf(err, errlen,
-				 "cannot set up log file %s_%s: out of memory",
-				 prefix, kind_name[k]);
+				 "cannot set up the %s log: out of memory",
+				 kind_name[k]);
 		return -ENOMEM;
 	}
-	if (cfg->per_job_logs)
-		snprintf(lf->name, (size_t)n + 1, "%s_%s.%u.log", prefix,
-			 kind_name[k], jobnum);
-	else
-		snprintf(lf->name, (size_t)n + 1, "%s_%s.log", prefix,
-			 kind_name[k]);
+	sb_fiolog_name(cfg, k, jobname, jobnum, lf->name, (size_t)n + 1);
 	/* fio opens per-job logs with "w" and the shared one with "a": each
 	 * clone adds its lines to what is there, even from an earlier run. */
 	flags = O_WRONLY | O_CREAT | O_CLOEXEC |
@@ -423,17 +449,12 @@ int sb_fiolog_open(const struct sb_fiolog_cfg *cfg, const char *jobname,
 		   unsigned jobnum, struct sb_fiolog **out, char *err,
 		   size_t errlen)
 {
-	const char *prefix[LK_N] = {0};
 	struct sb_fiolog *l;
 	int any = 0;
 
 	*out = NULL;
-	prefix[LK_LAT] = prefix[LK_CLAT] = prefix[LK_SLAT] = cfg->lat_prefix;
-	prefix[LK_BW] = cfg->bw_prefix;
-	prefix[LK_IOPS] = cfg->iops_prefix;
-	prefix[LK_HIST] = cfg->hist_prefix;
-	for (int k = 0; k < LK_N; k++)
-		any |= prefix[k] != NULL;
+	for (unsigned k = 0; k < LK_N; k++)
+		any |= prefix_of(cfg, k) != NULL;
 	if (!any)
 		return 0;
 
@@ -450,7 +471,7 @@ int sb_fiolog_open(const struct sb_fiolog_cfg *cfg, const char *jobname,
 	l->hist_ms = cfg->hist_ms;
 	l->log_offset = cfg->log_offset;
 	l->rate_end_ms = cfg->avg_ms;
-	if (prefix[LK_HIST]) {
+	if (cfg->hist_prefix) {
 		l->hist = calloc(NDIR, sizeof(*l->hist));
 		if (!l->hist) {
 			if (err && errlen)
@@ -464,12 +485,9 @@ int sb_fiolog_open(const struct sb_fiolog_cfg *cfg, const char *jobname,
 	for (int k = 0; k < LK_N; k++) {
 		int rc;
 
-		if (!prefix[k])
+		if (!prefix_of(cfg, k))
 			continue;
-		/* fio's write_*_log with no value names the file after the
-		 * job. */
-		rc = open_one(l, k, *prefix[k] ? prefix[k] : jobname, cfg,
-			      jobnum, err, errlen);
+		rc = open_one(l, k, cfg, jobname, jobnum, err, errlen);
 		if (rc) {
 			close_files(l, NULL, 0);
 			free_log(l);

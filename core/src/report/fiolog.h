@@ -24,6 +24,18 @@ struct sb_fiolog_cfg {
 
 struct sb_fiolog;
 
+/* The kinds of log file, numbered 0 to SB_FIOLOG_KINDS - 1. */
+#define SB_FIOLOG_KINDS 6
+
+/*
+ * The file name of log kind for one clone, as sb_fiolog_open makes it,
+ * into buf (len 0: only measured): the length snprintf gives, or -1 when
+ * cfg asks for no log of that kind. With per_job_logs=0 every clone's name
+ * is the same one file, which they append to.
+ */
+int sb_fiolog_name(const struct sb_fiolog_cfg *cfg, unsigned kind,
+		   const char *jobname, unsigned jobnum, char *buf, size_t len);
+
 /*
  * Open the logs cfg asks for, for one clone: jobname is the job's name,
  * jobnum fio's number for the clone's log file (1-based, as fio numbers

@@ -107,11 +107,19 @@ int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
 					    cur);
 	}
 	free(list);
-	/* Outputs are opened (and existing files truncated) only once
-	 * every reporter is known to load. */
 	rs->out = stdout;
-	if (!rc && output) {
-		rc = open_out(ctx, &rs->out, output, "--output");
+	rs->out_path = output;
+	for (size_t i = 0; i < rs->n; i++)
+		rs->v[i].h.out = rs->out;
+	return rc;
+}
+
+int sb_reporters_open_files(struct sb_ctx *ctx, struct sb_reporters *rs)
+{
+	int rc = 0;
+
+	if (rs->out_path) {
+		rc = open_out(ctx, &rs->out, rs->out_path, "--output");
 		if (rc)
 			rs->out = stdout;
 		else

@@ -33,6 +33,7 @@ struct sb_reporters {
 	size_t n;
 	FILE *out;
 	int own_out;
+	const char *out_path; /* --output, or NULL for stdout; the caller's */
 };
 
 /* formats: comma-separated entries NAME[+][=FILE] (NAME+ sets the
@@ -42,6 +43,9 @@ struct sb_reporters {
 int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
 		      const char *formats, const char *output,
 		      struct sb_reporters *rs);
+/* Open (and truncate) --output and the NAME=FILE files, once everything
+ * that may refuse them has been checked. */
+int sb_reporters_open_files(struct sb_ctx *ctx, struct sb_reporters *rs);
 int sb_reporters_open(struct sb_ctx *ctx, struct sb_reporters *rs,
 		      const struct sb_run_info *run);
 void sb_reporters_job_end(struct sb_ctx *ctx, struct sb_reporters *rs,

@@ -3,7 +3,8 @@
  * checks, most specific first, so the message tells the user what they
  * would have destroyed: mounted (the device or one of its partitions), in
  * use by another block device, used as swap, busy for another reason, and
- * finally an on-disk signature of a file system, volume or partition table.
+ * finally an on-disk signature of a file system, volume or partition table,
+ * as Debian's libblkid recognises them.
  */
 #include "devguard.h"
 
@@ -20,9 +21,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-/* Every signature below lies in the first 68 KiB (btrfs, the deepest, at
- * 64 KiB + 64); reading more would only slow the check down. */
-#define PROBE_BYTES (68 * 1024)
+#include <blkid/blkid.h>
 
 /* The kernel's mountinfo and swaps files, read anew on every check. */
 #define MOUNTINFO "/proc/self/mountinfo"
@@ -315,171 +314,95 @@ static int check_partitions(const char *sys, dev_t dev, const char *path,
 	return rc;
 }
 
-static uint16_t le16(const unsigned char *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-/* Whether the n probed bytes hold magic (len bytes) at off. */
-static int has(const unsigned char *b, size_t n, size_t off, const void *magic,
-	       size_t len)
-{
-	return off + len <= n && memcmp(b + off, magic, len) == 0;
-}
-
-/*
- * ext2/3/4: superblock at 1024, s_magic 0xEF53 at +56; the incompat
- * feature "extents" (0x40, at +96) is what only ext4 writes.
- */
-static const char *sig_ext(const unsigned char *b, size_t n)
-{
-	if (n < 1124 || le16(b + 1080) != 0xEF53)
-		return NULL;
-	if (le32(b + 1120) & 0x40)
-		return "holds an ext4 file system";
-	return "holds an ext2/3/4 file system";
-}
-
-/* The signatures that are one fixed magic at one fixed offset. */
-static const char *sig_fixed(const unsigned char *b, size_t n)
+/* The kind of thing a superblock's USAGE (or swap's TYPE) says it is. */
+static const char *kind_of(const char *usage, const char *type)
 {
 	static const struct {
-		size_t off;
-		const char *magic;
-		size_t len;
-		const char *what;
-	} sigs[] = {
-		{0, "XFSB", 4, "holds an XFS file system"},
-		{65600, "_BHRfS_M", 8, "holds a btrfs file system"},
-		{0, "LUKS\xba\xbe", 6, "holds a LUKS encrypted volume"},
-		{0, "hsqs", 4, "holds a squashfs file system"},
-		{3, "NTFS    ", 8, "holds an NTFS file system"},
-		{3, "EXFAT   ", 8, "holds an exFAT file system"},
-		{32769, "CD001", 5, "holds an ISO9660 file system"},
-		/* md superblock 1.1 at 0, 1.2 at 4 KiB; 0.90 and 1.0 sit at
-		 * the end, where the member still shows its file system. */
-		{0, "\xfc\x4e\x2b\xa9", 4, "is a Linux RAID (md) member"},
-		{4096, "\xfc\x4e\x2b\xa9", 4, "is a Linux RAID (md) member"},
+		const char *usage, *kind;
+	} kinds[] = {
+		{"filesystem", "holds a file system"},
+		{"raid", "is a RAID member"},
+		{"crypto", "holds an encrypted volume"},
 	};
 
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (has(b, n, sigs[i].off, sigs[i].magic, sigs[i].len))
-			return sigs[i].what;
-	return NULL;
-}
-
-/* mkswap's magic ends its first page; pages are 4 KiB to 64 KiB. */
-static const char *sig_swap(const unsigned char *b, size_t n)
-{
-	for (size_t page = 4096; page <= 65536; page *= 2)
-		if (has(b, n, page - 10, "SWAPSPACE2", 10) ||
-		    has(b, n, page - 10, "SWAP-SPACE", 10))
-			return "holds a swap area";
-	return NULL;
-}
-
-/* The LVM2 label may be in any of the first four sectors (pvcreate: 1). */
-static const char *sig_lvm2(const unsigned char *b, size_t n)
-{
-	for (size_t off = 0; off < 4 * 512; off += 512)
-		if (has(b, n, off, "LABELONE", 8) &&
-		    has(b, n, off + 24, "LVM2 001", 8))
-			return "holds an LVM2 physical volume";
-	return NULL;
-}
-
-static int boot_sig(const unsigned char *b, size_t n)
-{
-	return n >= 512 && b[510] == 0x55 && b[511] == 0xAA;
-}
-
-/* A FAT boot sector ends in 0x55AA too; its type string tells it apart. */
-static int is_fat(const unsigned char *b, size_t n)
-{
-	return boot_sig(b, n) &&
-	       (has(b, n, 54, "FAT", 3) || has(b, n, 82, "FAT32", 5));
-}
-
-static const char *sig_fat(const unsigned char *b, size_t n)
-{
-	return is_fat(b, n) ? "holds a FAT file system" : NULL;
-}
-
-/* The GPT header is in LBA 1: byte 512, or 4096 on 4Kn disks. */
-static const char *sig_gpt(const unsigned char *b, size_t n)
-{
-	if (has(b, n, 512, "EFI PART", 8) || has(b, n, 4096, "EFI PART", 8))
-		return "has a GPT partition table";
-	return NULL;
-}
-
-/* MBR: boot signature and a partition entry with a non-zero type. */
-static const char *sig_mbr(const unsigned char *b, size_t n)
-{
-	if (!boot_sig(b, n) || is_fat(b, n))
-		return NULL;
-	for (size_t e = 446; e < 510; e += 16)
-		if (b[e + 4] != 0)
-			return "has an MBR partition table";
-	return NULL;
+	if (strcmp(type, "swap") == 0)
+		return "holds a swap area";
+	for (size_t i = 0; usage && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(usage, kinds[i].usage) == 0)
+			return kinds[i].kind;
+	return "holds a volume";
 }
 
 /*
- * The signature found in the probed bytes, as the rest of a "<path> ..."
- * sentence. File systems and volumes first, partition tables last: a
- * GPT disk also carries a protective MBR, and boot sectors of FAT and NTFS
- * end in the same 0x55AA as an MBR.
+ * What libblkid's low-level probe found, as the rest of a "<path> ..."
+ * sentence: what kind of thing (or that it is a partition table), its
+ * TYPE, and where its signature lies, which tells a backup header or a
+ * RAID superblock at the device's end apart.
  */
-static const char *find_signature(const unsigned char *b, size_t n)
+static void describe(blkid_probe pr, char *why, size_t whylen, const char *path)
 {
-	static const char *(*const probes[])(const unsigned char *, size_t) = {
-		sig_ext, sig_fixed, sig_swap, sig_lvm2,
-		sig_fat, sig_gpt,   sig_mbr,
-	};
-	const char *what = NULL;
+	const char *type = NULL, *usage = NULL, *off = NULL, *kind;
 
-	for (size_t i = 0; !what && i < sizeof(probes) / sizeof(probes[0]); i++)
-		what = probes[i](b, n);
-	return what;
+	if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0 && type) {
+		blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+		blkid_probe_lookup_value(pr, "SBMAGIC_OFFSET", &off, NULL);
+		kind = kind_of(usage, type);
+	} else {
+		blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL);
+		blkid_probe_lookup_value(pr, "PTMAGIC_OFFSET", &off, NULL);
+		kind = "has a partition table";
+	}
+	say(why, whylen, path, NULL, "%s (%s, signature at byte %s)", kind,
+	    type ? type : "unknown", off ? off : "?");
 }
 
-/* Fill buf from offset 0 until full or end of device; bytes read or -errno. */
-static ssize_t read_probe(int fd, unsigned char *buf, size_t len)
+/*
+ * Every file system, volume, RAID and partition table signature libblkid
+ * knows, wherever it lies: md 0.90/1.0 and ZFS labels at the end, the GPT
+ * backup header in the last sector (FORCE_GPT looks for it even when the
+ * protective MBR and primary header are gone). Checksums must hold, as
+ * blkid's own, so the data a previous benchmark left is no finding. 1 with
+ * why filled, 0 for nothing, negative errno.
+ */
+static int probe_signatures(int fd, const char *path, char *why, size_t whylen)
 {
-	size_t got = 0;
+	blkid_probe pr = blkid_new_probe();
+	int rc;
 
-	while (got < len) {
-		ssize_t n = pread(fd, buf + got, len - got, (off_t)got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		got += (size_t)n;
+	if (!pr)
+		return cannot(why, whylen, path, "libblkid", ENOMEM);
+	if (blkid_probe_set_device(pr, fd, 0, 0) != 0 ||
+	    blkid_probe_enable_superblocks(pr, 1) != 0 ||
+	    blkid_probe_set_superblocks_flags(
+		    pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE |
+				BLKID_SUBLKS_MAGIC) != 0 ||
+	    blkid_probe_enable_partitions(pr, 1) != 0 ||
+	    blkid_probe_set_partitions_flags(
+		    pr, BLKID_PARTS_MAGIC | BLKID_PARTS_FORCE_GPT) != 0) {
+		blkid_free_probe(pr);
+		return cannot(why, whylen, path, "libblkid", EIO);
 	}
-	return (ssize_t)got;
+	/* Step by step as wipefs does: safeprobe gives up (-2) on a device
+	 * with two signatures, which is exactly one not to write. */
+	rc = blkid_do_probe(pr);
+	if (rc == 0)
+		describe(pr, why, whylen, path);
+	blkid_free_probe(pr);
+	if (rc < 0)
+		return cannot(why, whylen, path, "libblkid could not read it",
+			      EIO);
+	return rc == 0;
 }
 
 /*
  * Open exclusively: the kernel refuses (EBUSY) when anything has claimed
  * the device or one of its partitions, which also catches mounts in other
- * mount namespaces that /proc/self/mountinfo cannot show. Then look for
- * signatures in the first PROBE_BYTES.
+ * mount namespaces that /proc/self/mountinfo cannot show. Then probe the
+ * signatures through the same descriptor.
  */
 static int check_content(const char *path, char *why, size_t whylen)
 {
-	unsigned char *buf;
-	const char *what;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_EXCL | O_CLOEXEC), rc;
 
 	if (fd < 0 && errno == EBUSY) {
 		say(why, whylen, path, NULL,
@@ -489,23 +412,9 @@ static int check_content(const char *path, char *why, size_t whylen)
 	}
 	if (fd < 0)
 		return cannot(why, whylen, path, NULL, errno);
-	buf = malloc(PROBE_BYTES);
-	if (!buf) {
-		close(fd);
-		return cannot(why, whylen, path, NULL, ENOMEM);
-	}
-	n = read_probe(fd, buf, PROBE_BYTES);
+	rc = probe_signatures(fd, path, why, whylen);
 	close(fd);
-	if (n < 0) {
-		free(buf);
-		return cannot(why, whylen, path, NULL, (int)-n);
-	}
-	what = find_signature(buf, (size_t)n);
-	free(buf);
-	if (!what)
-		return 0;
-	say(why, whylen, path, NULL, "%s", what);
-	return 1;
+	return rc;
 }
 
 int sb_devguard_check(const char *path, char *why, size_t whylen)

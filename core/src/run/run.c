@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../report/reporters.h"
+#include "guard_paths.h"
 #include "runjob.h"
 #include "sampler.h"
 
@@ -259,6 +260,9 @@ int sb_run_check(struct sb_ctx *ctx, struct sb_loader *loader,
 	 * checking writes nothing. */
 	if (!rc) {
 		rc = sb_reporters_load(ctx, loader, ro->formats, NULL, &rs);
+		if (!rc)
+			rc = sb_guard_outputs(ctx, jobs, njobs, &rs,
+					      ro->output);
 		sb_reporters_close(ctx, &rs);
 	}
 	if (rc) {
@@ -303,6 +307,10 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	if (!rc)
 		rc = sb_reporters_load(ctx, loader, ro->formats, ro->output,
 				       &rs);
+	if (!rc)
+		rc = sb_guard_outputs(ctx, jobs, njobs, &rs, ro->output);
+	if (!rc)
+		rc = sb_reporters_open_files(ctx, &rs);
 	run_info(&ri, host, sizeof(host), (unsigned)njobs);
 	if (!rc)
 		rc = sb_reporters_open(ctx, &rs, &ri);

@@ -8,7 +8,7 @@
 
 #include "../loader/loader.h"
 #include "../util/str.h"
-#include "devguard.h"
+#include "guard_paths.h"
 #include "hostinfo.h"
 
 static void job_fail(struct sb_runjob *rj, int code, const char *msg)
@@ -68,31 +68,12 @@ static int lay_out(struct sb_runjob *rj)
 /* A write job refuses a block device that holds somebody's data. */
 static int guard_devices(struct sb_runjob *rj)
 {
-	char why[512];
-	int rc;
+	char msg[SB_ERRMSG_MAX];
+	int rc = sb_guard_targets(rj, msg, sizeof(msg));
 
-	if (rj->opts.allow_mounted_write || !rj->cfg.nnames ||
-	    (!sb_rw_uses(&rj->opts, SB_DDIR_WRITE) &&
-	     !sb_rw_uses(&rj->opts, SB_DDIR_TRIM)))
-		return 0;
-	for (unsigned i = 0; i < rj->cfg.nnames; i++) {
-		rc = sb_devguard_check(rj->cfg.names[i], why, sizeof(why));
-		if (rc > 0) {
-			char msg[SB_ERRMSG_MAX];
-
-			snprintf(msg, sizeof(msg),
-				 "refusing to write: %s (set "
-				 "allow_mounted_write=1 to write anyway)",
-				 why);
-			job_fail(rj, -EBUSY, msg);
-			return -EBUSY;
-		}
-		if (rc < 0) {
-			job_fail(rj, rc, why);
-			return rc;
-		}
-	}
-	return 0;
+	if (rc)
+		job_fail(rj, rc, msg);
+	return rc;
 }
 
 static void *worker_main(void *arg)

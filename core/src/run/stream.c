@@ -31,6 +31,15 @@ void sb_sleep_ns(uint64_t ns)
 		;
 }
 
+void sb_iolog_path(const struct sb_runjob *rj, unsigned idx, char *buf,
+		   size_t len)
+{
+	if (idx)
+		snprintf(buf, len, "%s.%u", rj->opts.write_iolog, idx);
+	else
+		snprintf(buf, len, "%s", rj->opts.write_iolog);
+}
+
 /* fio's iolog version 2: the I/O stream as issued, replayable by fio. */
 int sb_iolog_open(struct sb_worker *w)
 {
@@ -39,11 +48,7 @@ int sb_iolog_open(struct sb_worker *w)
 
 	if (w->layout || !rj->opts.write_iolog)
 		return 0;
-	if (w->idx)
-		snprintf(path, sizeof(path), "%s.%u", rj->opts.write_iolog,
-			 w->idx);
-	else
-		snprintf(path, sizeof(path), "%s", rj->opts.write_iolog);
+	sb_iolog_path(rj, w->idx, path, sizeof(path));
 	w->iolog = fopen(path, "w");
 	if (!w->iolog)
 		return sb_wfail(w, -errno, "write_iolog=%s: %s", path,

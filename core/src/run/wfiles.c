@@ -7,6 +7,7 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +20,8 @@
 /* A name in the job's directory: a relative name of filename= goes in the
  * first directory (all clones share it), a generated one in the clone's,
  * as fio spreads clones over directory=a:b. */
-static int place(struct sb_worker *w, const char *name, const char *dir,
-		 char *buf, size_t len)
+static int place(const char *name, const char *dir, char *buf, size_t len,
+		 char *err, size_t errlen)
 {
 	if (!dir || name[0] == '/') {
 		if (sb_strlcpy(buf, name, len) < len)
@@ -28,28 +29,36 @@ static int place(struct sb_worker *w, const char *name, const char *dir,
 	} else if (sb_join_path(buf, len, dir, name, "")) {
 		return 0;
 	}
-	return sb_wfail(w, -ENAMETOOLONG, "file name too long: %s%s%s",
-			dir && name[0] != '/' ? dir : "",
-			dir && name[0] != '/' ? "/" : "", name);
+	snprintf(err, errlen, "file name too long: %s%s%s",
+		 dir && name[0] != '/' ? dir : "",
+		 dir && name[0] != '/' ? "/" : "", name);
+	return -ENAMETOOLONG;
 }
 
-static int name_file(struct sb_worker *w, unsigned i, char *buf, size_t len)
+unsigned sb_wfiles_count(const struct sb_runjob *rj)
 {
-	const struct sb_runjob *rj = w->rj;
+	return rj->cfg.nnames ? rj->cfg.nnames : (unsigned)rj->opts.nrfiles;
+}
+
+int sb_wfile_name(const struct sb_runjob *rj, unsigned idx, unsigned i,
+		  char *buf, size_t len, char *err, size_t errlen)
+{
 	const struct sb_job_cfg *c = &rj->cfg;
-	char name[PATH_MAX], err[256];
+	char name[PATH_MAX], why[256];
 	int rc;
 
 	if (c->nnames)
-		return place(w, c->names[i], c->ndirs ? c->dirs[0] : NULL, buf,
-			     len);
+		return place(c->names[i], c->ndirs ? c->dirs[0] : NULL, buf,
+			     len, err, errlen);
 	rc = sb_val_filename_format(rj->opts.filename_format, rj->def->name,
-				    w->idx, i, name, sizeof(name), err,
-				    sizeof(err));
-	if (rc)
-		return sb_wfail(w, rc, "filename_format: %s", err);
-	return place(w, name, c->ndirs ? c->dirs[w->idx % c->ndirs] : NULL, buf,
-		     len);
+				    idx, i, name, sizeof(name), why,
+				    sizeof(why));
+	if (rc) {
+		snprintf(err, errlen, "filename_format: %s", why);
+		return rc;
+	}
+	return place(name, c->ndirs ? c->dirs[idx % c->ndirs] : NULL, buf, len,
+		     err, errlen);
 }
 
 /* v in whole blocks of step, as fio moves only whole blocks. */
@@ -76,10 +85,11 @@ int sb_wfiles_build(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
 	const struct sb_job_opts *o = &rj->opts;
-	unsigned n = rj->cfg.nnames ? rj->cfg.nnames : (unsigned)o->nrfiles;
+	unsigned n = sb_wfiles_count(rj);
 	uint64_t rng = (uint64_t)o->randseed ^ 0xf11e5 ^ w->idx, io_total = 0;
 	uint64_t step = sb_job_min_bs(o);
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[PATH_MAX + 64];
+	int rc;
 
 	w->files = calloc(n, sizeof(*w->files));
 	w->active = calloc(n, sizeof(*w->active));
@@ -97,8 +107,10 @@ int sb_wfiles_build(struct sb_worker *w)
 	for (unsigned i = 0; i < n; i++) {
 		struct sb_wfile *f = &w->files[i];
 
-		if (name_file(w, i, path, sizeof(path)))
-			return w->error;
+		rc = sb_wfile_name(rj, w->idx, i, path, sizeof(path), err,
+				   sizeof(err));
+		if (rc)
+			return sb_wfail(w, rc, "%s", err);
 		f->path = strdup(path);
 		if (!f->path)
 			return sb_wfail(w, -ENOMEM, "out of memory");

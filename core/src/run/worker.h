@@ -15,7 +15,14 @@ int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
 int sb_whook_failed(struct sb_worker *w, struct sb_handle *h, int code,
 		    const char *hook);
 
-/* wfiles.c: name the worker's files and size their shares. */
+/* wfiles.c: how many files each clone has, and the path of file i of
+ * clone idx exactly as that clone opens it (filename= or filename_format,
+ * in directory=), before any worker exists: the guard checks these. 0, or
+ * a negative errno with err saying why. */
+unsigned sb_wfiles_count(const struct sb_runjob *rj);
+int sb_wfile_name(const struct sb_runjob *rj, unsigned idx, unsigned i,
+		  char *buf, size_t len, char *err, size_t errlen);
+/* Name the worker's files and size their shares. */
 int sb_wfiles_build(struct sb_worker *w);
 void sb_wfiles_free(struct sb_worker *w);
 /* zipf/pareto/normal file service: a file is picked as often as the
@@ -50,6 +57,10 @@ void sb_stream_write_failed(struct sb_worker *w, const struct sb_ioslot *s);
 /* A write's data, just before it is queued. */
 void sb_stream_fill(struct sb_worker *w, struct sb_ioslot *s);
 int sb_iolog_open(struct sb_worker *w);
+/* write_iolog's file for clone idx: the name itself for clone 0, NAME.idx
+ * for the others. */
+void sb_iolog_path(const struct sb_runjob *rj, unsigned idx, char *buf,
+		   size_t len);
 void sb_iolog_close(struct sb_worker *w);
 void sb_sleep_ns(uint64_t ns);
 

@@ -1,0 +1,231 @@
+/*
+ * The guard on the files a run writes besides its targets: the reports and
+ * the logs. A report opened on a block device truncates nothing but writes
+ * over its first blocks, and two outputs that are one file (a symlink, a
+ * relative and an absolute name, --output and a FORMAT=FILE) leave only
+ * one of them; both are bad input, found before any job runs or any file
+ * is opened.
+ */
+#include "guard_paths.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../report/reporters.h"
+#include "../util/str.h"
+#include "worker.h"
+
+/* One file a report or log goes to. */
+struct out {
+	char *label; /* how the user named it: "--output=r.txt" */
+	char *path;  /* the file as it is opened; NULL: standard output */
+	char real[PATH_MAX]; /* resolved: realpath, or of its directory */
+	int exists;
+	struct stat st;
+	int append; /* a per_job_logs=0 log, shared on purpose */
+};
+
+struct outs {
+	struct out *v;
+	size_t n, cap;
+};
+
+static int SB_PRINTF(5, 6)
+	add(struct sb_ctx *ctx, struct outs *o, const char *path, int append,
+	    const char *fmt, ...)
+{
+	struct out *e;
+	va_list ap;
+	char label[PATH_MAX + 256];
+
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? o->cap * 2 : 16;
+		struct out *v = realloc(o->v, cap * sizeof(*v));
+
+		if (!v)
+			return sb_err(ctx, -ENOMEM, "out of memory");
+		o->v = v;
+		o->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(label, sizeof(label), fmt, ap);
+	va_end(ap);
+	e = &o->v[o->n];
+	memset(e, 0, sizeof(*e));
+	e->label = strdup(label);
+	e->path = path ? strdup(path) : NULL;
+	if (!e->label || (path && !e->path)) {
+		free(e->label);
+		free(e->path);
+		return sb_err(ctx, -ENOMEM, "out of memory");
+	}
+	e->append = append;
+	o->n++;
+	return 0;
+}
+
+/* Where a file not made yet will be: its directory resolved, its name
+ * kept; as written when the directory cannot be resolved either (the open
+ * will say why). */
+static void resolve_new(const char *path, char *real, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], rdir[PATH_MAX];
+
+	if (!slash) {
+		snprintf(dir, sizeof(dir), ".");
+	} else {
+		snprintf(dir, sizeof(dir), "%.*s",
+			 (int)(slash == path ? 1 : slash - path), path);
+	}
+	if (!realpath(dir, rdir) ||
+	    !sb_join_path(real, len, rdir, slash ? slash + 1 : path, ""))
+		snprintf(real, len, "%s", path);
+}
+
+static void resolve(struct out *e)
+{
+	if (!e->path) {
+		e->exists = fstat(STDOUT_FILENO, &e->st) == 0;
+		snprintf(e->real, sizeof(e->real), "standard output");
+		return;
+	}
+	e->exists = stat(e->path, &e->st) == 0;
+	if (!e->exists || !realpath(e->path, e->real))
+		resolve_new(e->path, e->real, sizeof(e->real));
+}
+
+/* ", which is /dev/loop0" when the name as written is another. */
+static const char *which(const struct out *e, char *buf, size_t len)
+{
+	if (!e->path || strcmp(e->path, e->real) == 0)
+		return "";
+	snprintf(buf, len, ", which is %s", e->real);
+	return buf;
+}
+
+/* Whether a and b are one file that one of them would overwrite. A
+ * character device (/dev/null, a terminal) takes every writer. */
+static int same_file(const struct out *a, const struct out *b)
+{
+	if (a->append && b->append)
+		return 0;
+	if (a->exists != b->exists)
+		return 0;
+	if (!a->exists)
+		return strcmp(a->real, b->real) == 0;
+	return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino &&
+	       !S_ISCHR(a->st.st_mode);
+}
+
+static int check(struct sb_ctx *ctx, struct outs *o)
+{
+	char more[PATH_MAX + 16];
+
+	for (size_t i = 0; i < o->n; i++) {
+		struct out *e = &o->v[i];
+
+		resolve(e);
+		if (e->exists && S_ISBLK(e->st.st_mode))
+			return sb_err(ctx, -EINVAL,
+				      "%s: refusing to write %s%s: it is a "
+				      "block device; reports and logs go only "
+				      "to regular files, pipes and character "
+				      "devices",
+				      e->label,
+				      e->path ? e->path : "standard output",
+				      which(e, more, sizeof(more)));
+		for (size_t k = 0; k < i; k++)
+			if (same_file(&o->v[k], e))
+				return sb_err(ctx, -EINVAL,
+					      "%s and %s are the same file "
+					      "(%s): one would overwrite the "
+					      "other",
+					      o->v[k].label, e->label,
+					      o->v[k].path ? o->v[k].real
+							   : e->real);
+	}
+	return 0;
+}
+
+static const char *where(const struct sb_runjob *rj, const char *key)
+{
+	const struct sb_kv *kv = sb_jobdef_get(rj->def, key);
+
+	return kv ? kv->where : rj->def->where;
+}
+
+/* Every clone's write_iolog and write_*_log files. */
+static int add_logs(struct sb_ctx *ctx, struct outs *o,
+		    const struct sb_runjob *rj)
+{
+	static const char *const opt[SB_FIOLOG_KINDS] = {
+		"write_lat_log", "write_lat_log",  "write_lat_log",
+		"write_bw_log",	 "write_iops_log", "write_hist_log"};
+	const struct sb_job_opts *jo = &rj->opts;
+	const struct sb_fiolog_cfg cfg = {
+		.bw_prefix = jo->write_bw_log,
+		.lat_prefix = jo->write_lat_log,
+		.iops_prefix = jo->write_iops_log,
+		.hist_prefix = jo->write_hist_log,
+		.per_job_logs = jo->per_job_logs,
+	};
+	char path[PATH_MAX];
+	int rc = 0;
+
+	for (unsigned c = 0; c < rj->job.numjobs && !rc; c++) {
+		if (jo->write_iolog) {
+			sb_iolog_path(rj, c, path, sizeof(path));
+			rc = add(ctx, o, path, 0, "%s: write_iolog=%s",
+				 where(rj, "write_iolog"), jo->write_iolog);
+		}
+		for (unsigned k = 0; k < SB_FIOLOG_KINDS && !rc; k++)
+			if (sb_fiolog_name(&cfg, k, rj->def->name,
+					   rj->jobnum_base + c, path,
+					   sizeof(path)) >= 0)
+				rc = add(ctx, o, path, !jo->per_job_logs,
+					 "%s: %s (file %s)", where(rj, opt[k]),
+					 opt[k], path);
+	}
+	return rc;
+}
+
+int sb_guard_outputs(struct sb_ctx *ctx, const struct sb_runjob *jobs,
+		     size_t njobs, const struct sb_reporters *rs,
+		     const char *output)
+{
+	struct outs o = {0};
+	int rc = 0, to_out = 0;
+
+	for (size_t i = 0; i < rs->n && !rc; i++) {
+		const struct sb_reporter_inst *r = &rs->v[i];
+
+		if (r->path)
+			rc = add(ctx, &o, r->path, 0, "--output-format %s=%s",
+				 r->h.who, r->path);
+		else
+			to_out = 1;
+	}
+	/* --output is opened (and truncated) even when every format has a
+	 * file of its own. */
+	if (!rc && output)
+		rc = add(ctx, &o, output, 0, "--output=%s", output);
+	else if (!rc && to_out)
+		rc = add(ctx, &o, NULL, 0, "standard output");
+	for (size_t j = 0; j < njobs && !rc; j++)
+		rc = add_logs(ctx, &o, &jobs[j]);
+	if (!rc)
+		rc = check(ctx, &o);
+	for (size_t i = 0; i < o.n; i++) {
+		free(o.v[i].label);
+		free(o.v[i].path);
+	}
+	free(o.v);
+	return rc;
+}
