@@ -374,6 +374,15 @@ static const char *prefix_of(const struct sb_fiolog_cfg *cfg, unsigned kind)
 	}
 }
 
+const char *sb_fiolog_option(unsigned kind)
+{
+	static const char *const opt[LK_N] = {
+		"write_lat_log", "write_lat_log",  "write_lat_log",
+		"write_bw_log",	 "write_iops_log", "write_hist_log"};
+
+	return kind < LK_N ? opt[kind] : NULL;
+}
+
 int sb_fiolog_name(const struct sb_fiolog_cfg *cfg, unsigned kind,
 		   const char *jobname, unsigned jobnum, char *buf, size_t len)
 {

@@ -35,6 +35,9 @@ struct sb_fiolog;
  */
 int sb_fiolog_name(const struct sb_fiolog_cfg *cfg, unsigned kind,
 		   const char *jobname, unsigned jobnum, char *buf, size_t len);
+/* The option that asks for log kind: "write_lat_log" for lat, clat and
+ * slat. */
+const char *sb_fiolog_option(unsigned kind);
 
 /*
  * Open the logs cfg asks for, for one clone: jobname is the job's name,

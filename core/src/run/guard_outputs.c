@@ -73,20 +73,48 @@ static int SB_PRINTF(5, 6)
 /* Where a file not made yet will be: its directory resolved, its name
  * kept; as written when the directory cannot be resolved either (the open
  * will say why). */
-static void resolve_new(const char *path, char *real, size_t len)
+static void resolve_dir(const char *path, char *real, size_t len)
 {
 	const char *slash = strrchr(path, '/');
 	char dir[PATH_MAX], rdir[PATH_MAX];
 
-	if (!slash) {
+	if (!slash)
 		snprintf(dir, sizeof(dir), ".");
-	} else {
+	else
 		snprintf(dir, sizeof(dir), "%.*s",
 			 (int)(slash == path ? 1 : slash - path), path);
-	}
 	if (!realpath(dir, rdir) ||
 	    !sb_join_path(real, len, rdir, slash ? slash + 1 : path, ""))
 		snprintf(real, len, "%s", path);
+}
+
+/* A dangling symlink makes its target when opened, so that is where the
+ * file will be; followed as the kernel does, up to its 40 links. */
+static void resolve_new(const char *path, char *real, size_t len)
+{
+	char cur[PATH_MAX], link[PATH_MAX], next[PATH_MAX];
+	struct stat st;
+
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int hops = 0; hops < 40; hops++) {
+		ssize_t n;
+		const char *slash;
+
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			break;
+		n = readlink(cur, link, sizeof(link) - 1);
+		if (n < 0)
+			break;
+		link[n] = '\0';
+		slash = strrchr(cur, '/');
+		if (link[0] == '/' || !slash)
+			snprintf(next, sizeof(next), "%s", link);
+		else
+			snprintf(next, sizeof(next), "%.*s/%s",
+				 (int)(slash - cur), cur, link);
+		memcpy(cur, next, sizeof(cur));
+	}
+	resolve_dir(cur, real, len);
 }
 
 static void resolve(struct out *e)
@@ -154,44 +182,40 @@ static int check(struct sb_ctx *ctx, struct outs *o)
 	return 0;
 }
 
-static const char *where(const struct sb_runjob *rj, const char *key)
+/* "write_iolog=x of job w (jobs.fio:4)", as the option was written. */
+static int add_log(struct sb_ctx *ctx, struct outs *o,
+		   const struct sb_runjob *rj, const char *key,
+		   const char *path, int append)
 {
 	const struct sb_kv *kv = sb_jobdef_get(rj->def, key);
+	const char *value = kv && kv->value ? kv->value : "";
 
-	return kv ? kv->where : rj->def->where;
+	return add(ctx, o, path, append, "%s%s%s of job %s (%s)", key,
+		   *value ? "=" : "", value, rj->def->name,
+		   kv ? kv->where : rj->def->where);
 }
 
 /* Every clone's write_iolog and write_*_log files. */
 static int add_logs(struct sb_ctx *ctx, struct outs *o,
 		    const struct sb_runjob *rj)
 {
-	static const char *const opt[SB_FIOLOG_KINDS] = {
-		"write_lat_log", "write_lat_log",  "write_lat_log",
-		"write_bw_log",	 "write_iops_log", "write_hist_log"};
 	const struct sb_job_opts *jo = &rj->opts;
-	const struct sb_fiolog_cfg cfg = {
-		.bw_prefix = jo->write_bw_log,
-		.lat_prefix = jo->write_lat_log,
-		.iops_prefix = jo->write_iops_log,
-		.hist_prefix = jo->write_hist_log,
-		.per_job_logs = jo->per_job_logs,
-	};
+	struct sb_fiolog_cfg cfg;
 	char path[PATH_MAX];
 	int rc = 0;
 
+	sb_worker_log_cfg(rj, &cfg);
 	for (unsigned c = 0; c < rj->job.numjobs && !rc; c++) {
 		if (jo->write_iolog) {
 			sb_iolog_path(rj, c, path, sizeof(path));
-			rc = add(ctx, o, path, 0, "%s: write_iolog=%s",
-				 where(rj, "write_iolog"), jo->write_iolog);
+			rc = add_log(ctx, o, rj, "write_iolog", path, 0);
 		}
 		for (unsigned k = 0; k < SB_FIOLOG_KINDS && !rc; k++)
 			if (sb_fiolog_name(&cfg, k, rj->def->name,
 					   rj->jobnum_base + c, path,
 					   sizeof(path)) >= 0)
-				rc = add(ctx, o, path, !jo->per_job_logs,
-					 "%s: %s (file %s)", where(rj, opt[k]),
-					 opt[k], path);
+				rc = add_log(ctx, o, rj, sb_fiolog_option(k),
+					     path, !jo->per_job_logs);
 	}
 	return rc;
 }

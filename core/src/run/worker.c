@@ -143,11 +143,11 @@ static int open_first(struct sb_worker *w)
 	return sb_wfile_open(w, 0);
 }
 
-/* write_*_log: this clone's logs, numbered as fio numbers its threads. */
-static int open_logs(struct sb_worker *w)
+void sb_worker_log_cfg(const struct sb_runjob *rj, struct sb_fiolog_cfg *cfg)
 {
-	const struct sb_job_opts *o = &w->rj->opts;
-	const struct sb_fiolog_cfg cfg = {
+	const struct sb_job_opts *o = &rj->opts;
+
+	*cfg = (struct sb_fiolog_cfg){
 		.bw_prefix = o->write_bw_log,
 		.lat_prefix = o->write_lat_log,
 		.iops_prefix = o->write_iops_log,
@@ -157,11 +157,18 @@ static int open_logs(struct sb_worker *w)
 		.log_offset = o->log_offset,
 		.per_job_logs = o->per_job_logs,
 	};
-	char err[512];
-	int rc = sb_fiolog_open(&cfg, w->rj->def->name,
-				w->rj->jobnum_base + w->idx, &w->log, err,
-				sizeof(err));
+}
 
+/* write_*_log: this clone's logs, numbered as fio numbers its threads. */
+static int open_logs(struct sb_worker *w)
+{
+	struct sb_fiolog_cfg cfg;
+	char err[512];
+	int rc;
+
+	sb_worker_log_cfg(w->rj, &cfg);
+	rc = sb_fiolog_open(&cfg, w->rj->def->name, w->rj->jobnum_base + w->idx,
+			    &w->log, err, sizeof(err));
 	return rc ? sb_wfail(w, rc, "%s", err) : 0;
 }
 

@@ -64,6 +64,9 @@ void sb_iolog_path(const struct sb_runjob *rj, unsigned idx, char *buf,
 void sb_iolog_close(struct sb_worker *w);
 void sb_sleep_ns(uint64_t ns);
 
+/* worker.c: the job's write_*_log options for fiolog.c. */
+void sb_worker_log_cfg(const struct sb_runjob *rj, struct sb_fiolog_cfg *cfg);
+
 /* fio's rate_ddir, a pattern's adjust_ddir hook (arg: the worker). */
 int sb_rate_ddir(void *arg, int drawn);
 
