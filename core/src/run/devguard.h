@@ -12,9 +12,11 @@
 /*
  * 0: path is not a block device (or does not exist), or nothing was found
  * on it. 1: something was found; why says what, naming the device ("/dev/loop3
- * is mounted on /mnt/x", "/dev/loop3 holds an ext4 file system",
- * "/dev/sdb has a GPT partition table", "/dev/sdb1 is a part of dm-0").
- * Negative errno: the device exists but could not be checked; why says why.
+ * is mounted on /mnt/x", "/dev/loop3 holds a file system (ext4, signature
+ * at byte 1080)", "/dev/sdb has a partition table (gpt, signature at byte
+ * 512)", "/dev/sdb1 is in use by dm-0 (vg0-data)"). Negative errno: the
+ * device exists but could not be checked; why says why. The path is taken
+ * as it is: callers resolve the names a job makes (guard_paths.h).
  */
 int sb_devguard_check(const char *path, char *why, size_t whylen);
 
