@@ -76,21 +76,19 @@ static int check_one(const struct sb_runjob *rj, const char *path,
 	char real[PATH_MAX], from[PATH_MAX + 64], why[1024],
 		shown[PATH_MAX + 32];
 	struct stat st;
-	int rc;
+	int there = stat(path, &st) == 0, rc;
 
-	if (stat(path, &st) != 0) {
-		/* Not there yet: a file the job will create. */
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
-		/* Anything else the device check says it cannot check. */
-	} else if (!S_ISBLK(st.st_mode) || seen(done, st.st_rdev)) {
+	/* Not there yet: a file the job will create. Any other failure to
+	 * stat it, the device check reports as one it cannot check. */
+	if (!there && (errno == ENOENT || errno == ENOTDIR))
 		return 0;
-	}
+	if (there && (!S_ISBLK(st.st_mode) || seen(done, st.st_rdev)))
+		return 0;
 	if (!realpath(path, real))
 		snprintf(real, sizeof(real), "%s", path);
 	rc = sb_devguard_check(real, why, sizeof(why));
 	if (rc == 0)
-		return remember(done, st.st_rdev);
+		return there ? remember(done, st.st_rdev) : 0;
 	origin(rj, from, sizeof(from));
 	if (strcmp(path, real) != 0)
 		snprintf(shown, sizeof(shown), "%s, which is %s", path, real);
