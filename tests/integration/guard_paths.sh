@@ -102,16 +102,21 @@ target() {
 	intact "$desc"
 }
 
-# output DESC REGEX OPTS...: bad input (exit 2, one message) before any
-# job ran, nothing written.
-output() {
+# same DESC REGEX OPTS...: bad input (exit 2, one message) before any
+# job ran.
+same() {
 	local desc=$1 re=$2
 
 	shift 2
-	wjob --filename="$T/w.dat" "$@"
+	wjob --filename="$T/same.dat" "$@"
 	is "$rc:$(grep -c . e.txt)" 2:1 "$desc: bad input, exit status 2, one message"
 	like "$err" "$re" "$desc: the message"
-	intact "$desc"
+}
+
+# output DESC REGEX OPTS...: the same, and nothing was written.
+output() {
+	same "$@"
+	intact "$1"
 }
 
 found="$L holds a file system \\(ext4, signature at byte 1080\\); set allow_mounted_write=1"
@@ -223,16 +228,6 @@ is "$rc:$(grep -c . s_bw.log | awk '$1 > 0 { print "lines" }')" 0:lines \
 	"per_job_logs=0: the clones share one log, as fio's do"
 
 # --- two outputs that are one file ---------------------------------------------
-
-# same DESC REGEX OPTS...: bad input, one message, before anything ran.
-same() {
-	local desc=$1 re=$2
-
-	shift 2
-	wjob --filename="$T/same.dat" "$@"
-	is "$rc:$(grep -c . e.txt)" 2:1 "$desc: bad input, exit status 2, one message"
-	like "$err" "$re" "$desc: the message"
-}
 
 ln -s r.txt r2
 same "--output=r.txt and json=r2, a symlink to it" \

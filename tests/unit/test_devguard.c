@@ -180,6 +180,22 @@ static void expect(struct fixture *fx, const char *name, const char *path,
 	is_string(fx->why, want_why, "%s: message", name);
 }
 
+/* The guard finds what finding says on the case's loop device, when the
+ * case could set it up; else both tests fail. */
+static void expect_found(struct fixture *fx, const char *name, int set_up,
+			 const char *finding)
+{
+	char want[512];
+
+	if (!set_up) {
+		ok(0, "%s: set up", name);
+		ok(0, "%s: (no device to check)", name);
+		return;
+	}
+	snprintf(want, sizeof(want), "%s %s", fx->loop, finding);
+	expect(fx, name, fx->loop, 1, want);
+}
+
 /* A blank image of size attached; on failure both tests fail. */
 static int blank_device(struct fixture *fx, const char *name, long long size)
 {
@@ -234,21 +250,13 @@ static void case_blank(struct fixture *fx)
 /* Smaller than the probe: the short read must not hide what is there. */
 static void case_short(struct fixture *fx)
 {
-	const char *name = "8 KiB device with an ext2 superblock";
 	unsigned char ext[2] = {0x53, 0xef};
-	char want[256];
 
-	if (make_image(fx, 8 * KIB) != 0 || poke(fx->img, 1080, ext, 2) != 0 ||
-	    attach(fx, 0) != 0) {
-		ok(0, "%s: set up", name);
-		ok(0, "%s: (no device to check)", name);
-	} else {
-		snprintf(want, sizeof(want),
-			 "%s holds a file system (ext2, signature at byte "
-			 "1080)",
-			 fx->loop);
-		expect(fx, name, fx->loop, 1, want);
-	}
+	expect_found(fx, "8 KiB device with an ext2 superblock",
+		     make_image(fx, 8 * KIB) == 0 &&
+			     poke(fx->img, 1080, ext, 2) == 0 &&
+			     attach(fx, 0) == 0,
+		     "holds a file system (ext2, signature at byte 1080)");
 	teardown(fx);
 }
 
@@ -289,7 +297,6 @@ static void case_swap(struct fixture *fx)
 static void case_mbr(struct fixture *fx)
 {
 	const char *name = "MBR partition table";
-	char want[256];
 	int rc;
 
 	if (make_image(fx, 16 * MIB) != 0) {
@@ -303,16 +310,8 @@ static void case_mbr(struct fixture *fx)
 		diag("%s: no sfdisk, written by hand", name);
 		rc = write_mbr(fx->img, 16 * MIB, 0x83);
 	}
-	if (rc != 0 || attach(fx, 0) != 0) {
-		ok(0, "%s: set up", name);
-		ok(0, "%s: (no device to check)", name);
-	} else {
-		snprintf(want, sizeof(want),
-			 "%s has a partition table (dos, signature at byte "
-			 "510)",
-			 fx->loop);
-		expect(fx, name, fx->loop, 1, want);
-	}
+	expect_found(fx, name, rc == 0 && attach(fx, 0) == 0,
+		     "has a partition table (dos, signature at byte 510)");
 	teardown(fx);
 }
 
@@ -322,7 +321,6 @@ static void case_mbr(struct fixture *fx)
 static void gpt_case(struct fixture *fx, const char *name, int zero_start,
 		     const char *finding)
 {
-	char want[256];
 	int rc;
 
 	if (!have("sfdisk")) {
@@ -337,13 +335,7 @@ static void gpt_case(struct fixture *fx, const char *name, int zero_start,
 		rc = sh("dd if=/dev/zero of='%s' bs=1M count=1 conv=notrunc "
 			"status=none",
 			fx->img);
-	if (rc != 0 || attach(fx, 0) != 0) {
-		ok(0, "%s: set up", name);
-		ok(0, "%s: (no device to check)", name);
-	} else {
-		snprintf(want, sizeof(want), "%s %s", fx->loop, finding);
-		expect(fx, name, fx->loop, 1, want);
-	}
+	expect_found(fx, name, rc == 0 && attach(fx, 0) == 0, finding);
 	teardown(fx);
 }
 
@@ -368,28 +360,15 @@ static void case_gpt_backup(struct fixture *fx)
 /* mkfs.xfs refuses anything under 300 MiB; the image is sparse. */
 static void case_xfs(struct fixture *fx)
 {
-	const char *name = "XFS";
-	char want[256];
-	int rc;
-
 	if (!have("mkfs.xfs")) {
 		skip(PER_CASE, "mkfs.xfs not installed (xfsprogs)");
 		return;
 	}
-	if (make_image(fx, 320 * MIB) != 0) {
-		rc = -1;
-	} else {
-		rc = sh("mkfs.xfs -q -f '%s'", fx->img);
-	}
-	if (rc != 0 || attach(fx, 0) != 0) {
-		ok(0, "%s: set up", name);
-		ok(0, "%s: (no device to check)", name);
-	} else {
-		snprintf(want, sizeof(want),
-			 "%s holds a file system (xfs, signature at byte 0)",
-			 fx->loop);
-		expect(fx, name, fx->loop, 1, want);
-	}
+	expect_found(fx, "XFS",
+		     make_image(fx, 320 * MIB) == 0 &&
+			     sh("mkfs.xfs -q -f '%s'", fx->img) == 0 &&
+			     attach(fx, 0) == 0,
+		     "holds a file system (xfs, signature at byte 0)");
 	teardown(fx);
 }
 
@@ -441,7 +420,7 @@ static void case_md_end(struct fixture *fx)
 	const char *name = "md 1.0 superblock at the end";
 	unsigned char sb[258] = {0};
 	uint64_t sectors = 8 * MIB / 512, off = (sectors - 16) & ~7ULL, sum = 0;
-	char want[256];
+	char finding[128];
 
 	put_le(sb + 0, 0xa92b4efc, 4);		 /* magic */
 	put_le(sb + 4, 1, 4);			 /* major_version */
@@ -458,18 +437,15 @@ static void case_md_end(struct fixture *fx)
 		       (uint64_t)sb[i + 2] << 16 | (uint64_t)sb[i + 3] << 24;
 	sum += (uint64_t)sb[256] | (uint64_t)sb[257] << 8;
 	put_le(sb + 216, (sum & 0xffffffff) + (sum >> 32), 4); /* sb_csum */
-	if (make_image(fx, 8 * MIB) != 0 ||
-	    poke(fx->img, (long long)(off * 512), sb, sizeof(sb)) != 0 ||
-	    attach(fx, 0) != 0) {
-		ok(0, "%s: set up", name);
-		ok(0, "%s: (no device to check)", name);
-	} else {
-		snprintf(want, sizeof(want),
-			 "%s is a RAID member (linux_raid_member, signature "
-			 "at byte %llu)",
-			 fx->loop, (unsigned long long)(off * 512));
-		expect(fx, name, fx->loop, 1, want);
-	}
+	snprintf(finding, sizeof(finding),
+		 "is a RAID member (linux_raid_member, signature at byte %llu)",
+		 (unsigned long long)(off * 512));
+	expect_found(fx, name,
+		     make_image(fx, 8 * MIB) == 0 &&
+			     poke(fx->img, (long long)(off * 512), sb,
+				  sizeof(sb)) == 0 &&
+			     attach(fx, 0) == 0,
+		     finding);
 	teardown(fx);
 }
 
@@ -732,18 +708,11 @@ static const struct magic_case magics[] = {
 
 static void case_magic(struct fixture *fx, const struct magic_case *m)
 {
-	char want[256];
-	int rc = make_image(fx, 8 * MIB);
-
-	if (rc == 0)
-		rc = poke(fx->img, m->off, m->bytes, m->len);
-	if (rc != 0 || attach(fx, 0) != 0) {
-		ok(0, "%s magic: set up", m->name);
-		ok(0, "%s magic: (no device to check)", m->name);
-	} else {
-		snprintf(want, sizeof(want), "%s %s", fx->loop, m->finding);
-		expect(fx, m->name, fx->loop, 1, want);
-	}
+	expect_found(fx, m->name,
+		     make_image(fx, 8 * MIB) == 0 &&
+			     poke(fx->img, m->off, m->bytes, m->len) == 0 &&
+			     attach(fx, 0) == 0,
+		     m->finding);
 	teardown(fx);
 }
 
