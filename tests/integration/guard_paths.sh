@@ -24,7 +24,7 @@ done
 
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
-plan 113
+plan 117
 # Sparse; mkfs.xfs wants 300 MiB at least.
 truncate -s 320m dev.img
 L=$(losetup -f --show dev.img) || bail 'losetup -f failed'
@@ -240,6 +240,13 @@ same "--output=x.txt and json=./x.txt, neither made yet" "are the same file \\($
 	--output=x.txt --output-format=normal,json=./x.txt
 same "--output=r.txt and --write_iolog=r2" "--output=r.txt and write_iolog=r2 of job w \\(command line\\) are the same file" \
 	--output=r.txt --write_iolog=r2
+same "--filename=t.dat and --write_iolog=t.dat" \
+	"write_iolog=t.dat of job w \\(command line\\) and a file of job w are the same file \\($T/t.dat\\)" \
+	--filename=t.dat --write_iolog=t.dat
+ln -s ../r.txt d/tl
+same "a read job's file d/tl, a symlink to r.txt, and --output=r.txt" \
+	"--output=r.txt and a file of job w are the same file \\($T/r.txt\\)" \
+	--rw=read --directory=d --filename=tl --output=r.txt
 is "$(<r.txt)" keep "r.txt is left as it was, not truncated"
 [[ ! -e same.dat ]]
 is "$?" 0 "no job ran"

@@ -220,6 +220,59 @@ static int add_logs(struct sb_ctx *ctx, struct outs *o,
 	return rc;
 }
 
+/* The outputs a target could be: by inode those there, by path the others. */
+static int clash(const struct outs *o, const struct out *t)
+{
+	for (size_t k = 0; k < o->n; k++)
+		if (same_file(&o->v[k], t))
+			return (int)k;
+	return -1;
+}
+
+/*
+ * A job's file that is also a report or log: the job's data and the text
+ * would overwrite each other. Each target is named as its clone names it
+ * and only stat()ed, and not at all when every output is a character
+ * device, so a job of many files pays little.
+ */
+static int check_targets(struct sb_ctx *ctx, const struct outs *o,
+			 const struct sb_runjob *jobs, size_t njobs)
+{
+	struct out t = {.label = NULL};
+	char err[PATH_MAX + 64];
+	int any = 0, k;
+
+	for (size_t i = 0; i < o->n; i++)
+		any |= !o->v[i].exists || !S_ISCHR(o->v[i].st.st_mode);
+	for (size_t j = 0; any && j < njobs; j++) {
+		const struct sb_runjob *rj = &jobs[j];
+		unsigned clones = rj->cfg.nnames ? 1 : rj->job.numjobs;
+
+		for (unsigned c = 0; c < clones; c++)
+			for (unsigned i = 0; i < sb_wfiles_count(rj); i++) {
+				if (sb_wfile_name(rj, c, i, t.real,
+						  sizeof(t.real), err,
+						  sizeof(err)))
+					continue; /* the job will say why */
+				t.exists = stat(t.real, &t.st) == 0;
+				if (!t.exists)
+					resolve_new(t.real, t.real,
+						    sizeof(t.real));
+				k = clash(o, &t);
+				if (k >= 0)
+					return sb_err(
+						ctx, -EINVAL,
+						"%s and a file of job %s are "
+						"the same file (%s): one would "
+						"overwrite the other",
+						o->v[k].label, rj->def->name,
+						o->v[k].path ? o->v[k].real
+							     : t.real);
+			}
+	}
+	return 0;
+}
+
 int sb_guard_outputs(struct sb_ctx *ctx, const struct sb_runjob *jobs,
 		     size_t njobs, const struct sb_reporters *rs,
 		     const char *output)
@@ -246,6 +299,8 @@ int sb_guard_outputs(struct sb_ctx *ctx, const struct sb_runjob *jobs,
 		rc = add_logs(ctx, &o, &jobs[j]);
 	if (!rc)
 		rc = check(ctx, &o);
+	if (!rc)
+		rc = check_targets(ctx, &o, jobs, njobs);
 	for (size_t i = 0; i < o.n; i++) {
 		free(o.v[i].label);
 		free(o.v[i].path);

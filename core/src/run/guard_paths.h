@@ -27,8 +27,9 @@ int sb_guard_targets(const struct sb_runjob *rj, char *msg, size_t msglen);
  * may be regular files, pipes or character devices, never block devices,
  * and no two of them may be the same file (the same device and inode, or
  * the same resolved path for files not made yet): one would overwrite the
- * other. Logs of per_job_logs=0, which fio's clones append to together,
- * may share a file. 0, or a negative errno with the reason in ctx.
+ * other; nor may one be a file of a job. Logs of per_job_logs=0, which
+ * fio's clones append to together, may share a file. 0, or a negative
+ * errno with the reason in ctx.
  */
 int sb_guard_outputs(struct sb_ctx *ctx, const struct sb_runjob *jobs,
 		     size_t njobs, const struct sb_reporters *rs,
