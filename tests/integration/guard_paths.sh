@@ -17,14 +17,14 @@ fi
 if [[ ! -e /dev/loop-control ]]; then
 	plan_skip_all 'no /dev/loop-control: no loop support'
 fi
-for c in losetup blkid mkfs.ext4 mkfs.xfs mkswap sfdisk wipefs cryptsetup mount umount; do
+for c in losetup blkid mkfs.ext4 e2fsck mkfs.xfs mkswap sfdisk wipefs cryptsetup mount umount mountpoint; do
 	command -v $c >/dev/null 2>&1 ||
 		bail "$c is not installed (scripts/deps.sh installs it)"
 done
 
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
-plan 117
+plan 119
 # Sparse; mkfs.xfs wants 300 MiB at least.
 truncate -s 320m dev.img
 L=$(losetup -f --show dev.img) || bail 'losetup -f failed'
@@ -156,6 +156,7 @@ target "a relative directory=${rel%/*}" "refusing to write $rel, which is $L" \
 target "rw=trim" "refusing to write $L" --filename="$L" --rw=trim
 wjob --directory=/dev --filename="$N" --rw=read
 is "$rc" 0 "a read job through directory=/dev is not refused"
+ok "after all that, e2fsck -n finds the ext4 file system clean" e2fsck -fn "$L"
 
 mount "$L" "$T/mnt" || bail "cannot mount $L"
 target "mounted, directory=/dev" "refusing to write $L \\(from directory=/dev, filename=$N\\): $L is mounted on $T/mnt" \
@@ -217,6 +218,7 @@ like "$(<e.txt)" "standard output: refusing to write standard output: $blockdev"
 intact "standard output"
 sb_run --parse-only --name=w --ioengine=psync --rw=write --filename="$T/w.dat" --output="$L"
 is "$rc" 2 "--parse-only finds --output=$L"
+ok "after the reports and logs, e2fsck -n finds the ext4 file system clean" e2fsck -fn "$L"
 make blank
 output "a blank device, --output=$L" "refusing to write $L: $blockdev" --output="$L"
 make ext4
