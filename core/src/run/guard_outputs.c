@@ -2,9 +2,9 @@
  * The guard on the files a run writes besides its targets: the reports and
  * the logs. A report opened on a block device truncates nothing but writes
  * over its first blocks, and two outputs that are one file (a symlink, a
- * relative and an absolute name, --output and a FORMAT=FILE) leave only
- * one of them; both are bad input, found before any job runs or any file
- * is opened.
+ * relative and an absolute name, --output and a FORMAT=FILE, a log and a
+ * job's own data file) leave only one of them; both are bad input, found
+ * before any job runs or any file is opened.
  */
 #include "guard_paths.h"
 
