@@ -38,8 +38,8 @@ sig() {
 	blkid -p -o export "$L" 2>/dev/null | sed -n 's/^\(TYPE\|PTTYPE\)=//p' | head -1
 }
 
-# make KIND: put KIND on the whole device, from blank.
-make() {
+# mkdev KIND: put KIND on the whole device, from blank.
+mkdev() {
 	wipefs -a -q "$L" >/dev/null 2>&1
 	case $1 in
 	ext4) mkfs.ext4 -q -F "$L" ;;
@@ -64,8 +64,8 @@ make() {
 	KIND=$1
 }
 
-# sb_run OPTS...: storbench on a 1 MiB write job (no job given: none);
-# sets rc, out (stdout and stderr), err (stderr alone).
+# sb_run ARGS...: storbench with ARGS; sets rc, out (stdout and stderr)
+# and err (stderr alone). wjob: the same on a 1 MiB write job.
 sb_run() {
 	"$SB_BIN" "$@" >o.txt 2>e.txt
 	rc=$?
@@ -83,9 +83,9 @@ intact() {
 	is "$now" "$SIG" "$1: $KIND still on $L"
 	if [[ $now != "$SIG" ]]; then
 		if mountpoint -q "$T/mnt"; then
-			umount "$T/mnt" && make "$KIND" && mount "$L" "$T/mnt"
+			umount "$T/mnt" && mkdev "$KIND" && mount "$L" "$T/mnt"
 		else
-			make "$KIND"
+			mkdev "$KIND"
 		fi
 	fi
 }
@@ -123,7 +123,7 @@ found="$L holds a file system \\(ext4, signature at byte 1080\\); set allow_moun
 
 # --- a write job's target, every way of naming it ----------------------------
 
-make ext4
+mkdev ext4
 target "directory=/dev filename=$N" \
 	"job w: refusing to write $L \\(from directory=/dev, filename=$N\\): $found" \
 	--directory=/dev --filename="$N"
@@ -166,7 +166,7 @@ target "mounted, a symlink in directory=" "refusing to write d/link, which is $L
 umount "$T/mnt"
 
 for k in xfs dos gpt gpt-backup swap luks; do
-	make $k
+	mkdev $k
 	case $k in
 	xfs) what='holds a file system \(xfs' ;;
 	dos) what='has a partition table \(dos' ;;
@@ -179,13 +179,13 @@ for k in xfs dos gpt gpt-backup swap luks; do
 		--directory=d --filename=link
 done
 
-make blank
+mkdev blank
 wjob --directory=/dev --filename="$N"
 is "$rc" 0 "a blank device through directory=/dev takes the writes"
-make ext4
+mkdev ext4
 wjob --directory=d --filename=link --allow_mounted_write=1
 is "$rc" 0 "allow_mounted_write=1 lets the job write the ext4 device"
-make ext4
+mkdev ext4
 
 # --- reports and logs ----------------------------------------------------------
 
@@ -219,9 +219,9 @@ intact "standard output"
 sb_run --parse-only --name=w --ioengine=psync --rw=write --filename="$T/w.dat" --output="$L"
 is "$rc" 2 "--parse-only finds --output=$L"
 ok "after the reports and logs, e2fsck -n finds the ext4 file system clean" e2fsck -fn "$L"
-make blank
+mkdev blank
 output "a blank device, --output=$L" "refusing to write $L: $blockdev" --output="$L"
-make ext4
+mkdev ext4
 
 wjob --filename="$T/w.dat" --output=/dev/null --write_iolog=/dev/null
 is "$rc" 0 "a character device (/dev/null) takes reports and logs"
