@@ -30,7 +30,7 @@
 /* Every case reports exactly this many tests: the verdict and the why. */
 #define PER_CASE 2
 /* The cases besides the table of raw magics. */
-#define N_CASES 19
+#define N_CASES 20
 
 /* What one case has set up, so teardown undoes exactly that. */
 struct fixture {
@@ -402,6 +402,29 @@ static void case_luks(struct fixture *fx)
 	teardown(fx);
 }
 
+/*
+ * A ZFS member whose only labels left are the two at the device's end
+ * (libblkid wants four uberblocks and a device of 64 MiB or more): four
+ * uberblock magics in the last label, L3, 256 KiB before the end, its
+ * uberblock array at 128 KiB into the label.
+ */
+static void case_zfs_end(struct fixture *fx)
+{
+	const char *name = "ZFS uberblocks at the end";
+	const long long size = 64 * MIB, ub = size - 256 * KIB + 128 * KIB;
+	const unsigned char magic[8] = {0x0c, 0xb1, 0xba, 0x00};
+	char finding[128];
+	int rc = make_image(fx, size);
+
+	for (int i = 0; i < 4 && rc == 0; i++)
+		rc = poke(fx->img, ub + i * KIB, magic, sizeof(magic));
+	snprintf(finding, sizeof(finding),
+		 "holds a file system (zfs_member, signature at byte %lld)",
+		 ub + 3 * KIB);
+	expect_found(fx, name, rc == 0 && attach(fx, 0) == 0, finding);
+	teardown(fx);
+}
+
 static void put_le(unsigned char *p, uint64_t v, int bytes)
 {
 	for (int i = 0; i < bytes; i++)
@@ -700,6 +723,12 @@ static void case_unopenable(struct fixture *fx)
 static const struct magic_case magics[] = {
 	{"btrfs", 65600, "_BHRfS_M", 8,
 	 "holds a file system (btrfs, signature at byte 65600)"},
+	/* bcache's backing-device superblock at 4 KiB: its own offset in
+	 * sectors (8), version 1, then the magic. */
+	{"bcache", 4104,
+	 "\x08\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0"
+	 "\xc6\x85\x73\xf6\x4e\x1a\x45\xca\x82\x65\xf5\x7f\x48\xba\x6d\x81",
+	 32, "holds a volume (bcache, signature at byte 4120)"},
 	{"ISO9660", 32768,
 	 "\x01"
 	 "CD001",
@@ -773,6 +802,7 @@ int main(void)
 	case_xfs(&fx);
 	case_luks(&fx);
 	case_md_end(&fx);
+	case_zfs_end(&fx);
 	case_mounted(&fx);
 	case_mounted_partition(&fx);
 	case_holder(&fx);
