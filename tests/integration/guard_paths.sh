@@ -24,7 +24,7 @@ done
 
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
-plan 119
+plan 122
 # Sparse; mkfs.xfs wants 300 MiB at least.
 truncate -s 320m dev.img
 L=$(losetup -f --show dev.img) || bail 'losetup -f failed'
@@ -178,6 +178,13 @@ for k in xfs dos gpt gpt-backup swap luks; do
 	target "$k, a symlink in directory=" "refusing to write d/link, which is $L .*: $L $what" \
 		--directory=d --filename=link
 done
+
+mkdev xfs
+mount "$L" "$T/mnt" || bail "cannot mount xfs $L"
+target "xfs mounted, filename_format in directory=/dev" \
+	"refusing to write $L \\(from directory=/dev, filename_format=$N\\): $L is mounted on $T/mnt" \
+	--directory=/dev --filename_format="$N"
+umount "$T/mnt"
 
 mkdev blank
 wjob --directory=/dev --filename="$N"
