@@ -24,7 +24,7 @@ done
 
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
-plan 122
+plan 125
 # Sparse; mkfs.xfs wants 300 MiB at least.
 truncate -s 320m dev.img
 L=$(losetup -f --show dev.img) || bail 'losetup -f failed'
@@ -198,6 +198,8 @@ mkdev ext4
 
 blockdev="it is a block device; reports and logs go only to regular files, pipes and character devices"
 output "--output=$L" "^storbench: error: --output=$L: refusing to write $L: $blockdev" --output="$L"
+output "--output=$L with allow_mounted_write=1" "refusing to write $L: $blockdev" \
+	--output="$L" --allow_mounted_write=1
 output "--output-format=json=$L" "--output-format json=$L: refusing to write $L: $blockdev" \
 	--output-format="json=$L"
 output "--output-format=normal,json=d/link" "refusing to write d/link, which is $L: $blockdev" \
