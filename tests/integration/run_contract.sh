@@ -45,6 +45,8 @@ sb --name=j --size=64k --bs=4k --rw=read --ioengine=null \
 is "$RC" 0 "gen_seq: a correct generator runs clean"
 
 # --- engines -------------------------------------------------------------
+# The asynchronous ones at a depth that lets a batch hand back several.
+deep=(--iodepth=4 --iodepth_batch_complete_max=4)
 broken "synchronous engine returns SB_Q_QUEUED" \
 	"engine sync_queued: queue() returned SB_Q_QUEUED but the engine has no getevents (a synchronous engine must complete the I/O)" \
 	"$good_ios" --ioengine="$P/sync_queued.so"
@@ -59,40 +61,31 @@ broken "an I/O completes with more bytes than it has" \
 	"$good_ios" --ioengine="$P/result_long.so"
 broken "getevents() returns more than asked" \
 	"engine events_many: getevents(min 1, max 4) returned 5, with 4 I/Os in flight" \
-	"$good_ios" --ioengine="$P/events_many.so" --iodepth=4 \
-	--iodepth_batch_complete_max=4
+	"$good_ios" --ioengine="$P/events_many.so" "${deep[@]}"
 broken "event() hands back an I/O never queued" \
 	"engine event_foreign: event(0) returned an I/O the host never queued" \
-	"$good_ios" --ioengine="$P/event_foreign.so" --iodepth=4 \
-	--iodepth_batch_complete_max=4
+	"$good_ios" --ioengine="$P/event_foreign.so" "${deep[@]}"
 broken "event() hands back an I/O twice" \
 	"engine event_twice: event(1) returned an I/O that is not in flight (never queued, or handed back already)" \
-	"$((good_ios + 1))" --ioengine="$P/event_twice.so" --iodepth=4 \
-	--iodepth_batch_complete_max=4
+	"$((good_ios + 1))" --ioengine="$P/event_twice.so" "${deep[@]}"
 broken "event() returns NULL" \
 	"engine event_null: event(0) returned NULL" \
-	"$good_ios" --ioengine="$P/event_null.so" --iodepth=4 \
-	--iodepth_batch_complete_max=4
+	"$good_ios" --ioengine="$P/event_null.so" "${deep[@]}"
 broken "a hook returns a positive value" \
 	"engine init_positive: init() returned 1, which is neither 0 nor a negative error code" \
 	- --ioengine="$P/init_positive.so"
 
 # --- generators ----------------------------------------------------------
-broken "a generator yields no bytes" \
-	"generator gen_zero_len: next() yielded an I/O with a length of 0" \
-	"$good_ios" --ioengine=null --generator="$P/gen_zero_len.so"
-broken "a generator yields a direction out of range" \
-	"generator gen_bad_ddir: next() yielded an I/O with direction 4, not read, write or trim" \
-	"$good_ios" --ioengine=null --generator="$P/gen_bad_ddir.so"
-broken "a generator yields a file the job does not have" \
-	"generator gen_bad_file: next() yielded an I/O with file 3, but the job has 1" \
-	"$good_ios" --ioengine=null --generator="$P/gen_bad_file.so"
-broken "a generator yields an offset past the file" \
-	"generator gen_past_end: next() yielded an I/O with offset 65536, length 4096, beyond the end of the file (65536 bytes)" \
-	"$good_ios" --ioengine=null --generator="$P/gen_past_end.so"
-broken "a generator's next() returns an unknown code" \
-	"generator gen_bad_rc: next() returned 2, which is neither 0, SB_GEN_END nor a negative error code" \
-	"$good_ios" --ioengine=null --generator="$P/gen_bad_rc.so"
+while IFS='|' read -r gen desc msg; do
+	broken "$desc" "generator $gen: next() $msg" "$good_ios" \
+		--ioengine=null --generator="$P/$gen.so"
+done <<'END'
+gen_zero_len|a generator yields no bytes|yielded an I/O with a length of 0
+gen_bad_ddir|a generator yields a direction out of range|yielded an I/O with direction 4, not read, write or trim
+gen_bad_file|a generator yields a file the job does not have|yielded an I/O with file 3, but the job has 1
+gen_past_end|a generator yields an offset past the file|yielded an I/O with offset 65536, length 4096, beyond the end of the file (65536 bytes)
+gen_bad_rc|a generator's next() returns an unknown code|returned 2, which is neither 0, SB_GEN_END nor a negative error code
+END
 
 # --- reporters -----------------------------------------------------------
 sb --plugin-dir="$P" --output-format="normal,rep_positive=$T/rep.txt" --name=j \

@@ -63,6 +63,24 @@ static const struct sb_engine_ops sb_test_engine_ops =
  */
 #define SB_TEST_GOOD_IOS 4
 
+/* For a synchronous contract test engine (state: its I/O count): 1 once
+ * this I/O is past the good ones. */
+static inline int sb_test_past_good(struct sb_env *env)
+{
+	uint64_t *ios = env->state;
+
+	return ++*ios > SB_TEST_GOOD_IOS;
+}
+
+/* Ops of such an engine, with no files and no data, queueing with
+ * queue_fn. */
+#define SB_TEST_COUNTING_OPS(queue_fn)                                         \
+	{                                                                      \
+		.size = sizeof(struct sb_engine_ops),                          \
+		.flags = SB_ENGINE_NO_FILES | SB_ENGINE_NO_DATA,               \
+		.state_size = sizeof(uint64_t), .queue = queue_fn,             \
+	}
+
 /* The per-worker state of every contract test engine: its I/O count,
  * and for the asynchronous ones the I/Os it holds (queued, then done). */
 #define SB_TEST_ASYNC_MAX 64
