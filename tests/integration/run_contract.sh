@@ -8,7 +8,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 source "$SB_SOURCE_DIR/tests/plugins/plugin_tests.bash"
 
-plan 63
+plan 67
 
 good_ios=$(awk '$2 == "SB_TEST_GOOD_IOS" { print $3 }' \
 	"$SB_SOURCE_DIR/tests/plugins/sb_test_plugin.h")
@@ -81,6 +81,7 @@ while IFS='|' read -r gen desc msg; do
 		--ioengine=null --generator="$P/$gen.so"
 done <<'END'
 gen_zero_len|a generator yields no bytes|yielded an I/O with a length of 0
+gen_too_long|a generator yields more than the largest bs|yielded an I/O with a length of 8192, more than the job's largest bs (4096)
 gen_bad_ddir|a generator yields a direction out of range|yielded an I/O with direction 4, not read, write or trim
 gen_bad_file|a generator yields a file the job does not have|yielded an I/O with file 3, but the job has 1
 gen_past_end|a generator yields an offset past the file|yielded an I/O with offset 65536, length 4096, beyond the end of the file (65536 bytes)

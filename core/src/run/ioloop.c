@@ -7,9 +7,9 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <string.h>
 
 #include "contract.h"
-#include <string.h>
 
 static const char *const ddir_names[] = {"read", "write", "trim",
 					 "",	 "sync",  "datasync"};
