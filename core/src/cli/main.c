@@ -341,12 +341,12 @@ int main(int argc, char **argv)
 		sb_log(&ctx, SB_LOG_ERROR, NULL, "cannot watch for signals");
 		code = SB_EXIT_JOB_ERROR;
 	}
+	if (c.nsections && !code)
+		code = keep_sections(&ctx, &c);
 	/* Before anything is printed or run: every secret option of the
 	 * jobs' plugins known, and none left readable in ps. */
 	sb_secrets_learn(&ctx, &loader, &c.jobs, &sec);
 	sb_secrets_hide_argv(&ctx, &sec, argc, argv);
-	if (c.nsections && !code)
-		code = keep_sections(&ctx, &c);
 	if (code) {
 		/* a bad --section: said already */
 	} else if (c.cmdhelp) {
