@@ -55,8 +55,12 @@ lowest() {
 sweep() {
 	local s=$1 step=$2 start end v
 
+	try "$s" 1048576 "${job[@]}"
+	((rc == 0)) || bail "the job fails even with 1 GiB of address space: $err"
 	start=$(lowest "$s" 1024 1048576 --version)
 	end=$(lowest "$s" "$start" 1048576 "${job[@]}")
+	# A few hundred runs at most, whatever the machine.
+	((end - start <= 400 * step)) || start=$((end - 400 * step))
 	diag "stack ${s} KiB: storbench starts at ${start} KiB, the job runs at ${end} KiB"
 	crashed='' nameless='' unsaid='' noerr='' oom_named=0 runs=0
 	for ((v = start; v <= end; v += step)); do
