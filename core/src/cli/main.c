@@ -24,6 +24,7 @@
 #include "../sb_ctx.h"
 #include "../util/str.h"
 #include "help.h"
+#include "secrets.h"
 #include "signals.h"
 #include "list.h"
 
@@ -217,22 +218,6 @@ static int parse_args(struct sb_ctx *ctx, struct cli *c, int argc, char **argv)
 	return 0;
 }
 
-/* --showcmd runs before any job's engine is resolved, so any plugin's
- * secret option name is treated as a secret. */
-static int is_secret(const char *key, void *arg)
-{
-	const struct sb_loader *l = arg;
-
-	for (const struct sb_plugin *p = l->plugins; p; p = p->next)
-		for (const struct sb_option *o = p->desc->options; o && o->name;
-		     o++)
-			if (o->type == SB_OPT_SECRET &&
-			    (strcmp(o->name, key) == 0 ||
-			     (o->alias && strcmp(o->alias, key) == 0)))
-				return 1;
-	return 0;
-}
-
 /* --section: keep only the named jobs (their globals stay applied). */
 static int keep_sections(struct sb_ctx *ctx, struct cli *c)
 {
@@ -321,6 +306,7 @@ int main(int argc, char **argv)
 	struct sb_run_opts ro = {.formats = "normal"};
 	struct sb_loader loader;
 	struct sb_signals sig = {0};
+	struct sb_cli_secrets sec;
 	struct cli c;
 	int code;
 
@@ -357,6 +343,10 @@ int main(int argc, char **argv)
 	}
 	if (c.nsections && !code)
 		code = keep_sections(&ctx, &c);
+	/* Before anything is printed or run: every secret option of the
+	 * jobs' plugins known, and none left readable in ps. */
+	sb_secrets_learn(&ctx, &loader, &c.jobs, &sec);
+	sb_secrets_hide_argv(&ctx, &sec, argc, argv);
 	if (code) {
 		/* a bad --section: said already */
 	} else if (c.cmdhelp) {
@@ -378,7 +368,8 @@ int main(int argc, char **argv)
 		code = SB_EXIT_BAD_INPUT;
 	} else if (c.showcmd) {
 		sb_loader_load_all(&loader, &ctx);
-		code = sb_jobset_showcmd(&c.jobs, stdout, is_secret, &loader)
+		code = sb_jobset_showcmd(&c.jobs, stdout, sb_secrets_is_secret,
+					 &sec)
 			       ? SB_EXIT_JOB_ERROR
 			       : SB_EXIT_OK;
 	} else if (c.parse_only) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../sb_ctx.h"
+#include "secret.h"
 
 const struct sb_option *sb_opt_find(const struct sb_option *table,
 				    const char *name)
@@ -113,6 +114,28 @@ static int store_string(struct sb_ctx *ctx, char *field, const char *value)
 	return 0;
 }
 
+static void free_secret(char *s)
+{
+	if (s)
+		explicit_bzero(s, strlen(s));
+	free(s);
+}
+
+/* A secret, or where it is (env:NAME, file:PATH; secret.h). */
+static int store_secret(struct sb_ctx *ctx, const struct sb_option *o,
+			char *field, const char *value, const char *where)
+{
+	char *copy, *old;
+	int rc = sb_secret_resolve(ctx, o->name, value, where, &copy);
+
+	if (rc)
+		return rc;
+	memcpy(&old, field, sizeof(old));
+	free_secret(old);
+	memcpy(field, &copy, sizeof(copy));
+	return 0;
+}
+
 /* Parse a value of a fixed-size type into field; err gets the reason. */
 static int parse_value(const struct sb_option *o, char *field,
 		       const char *value, int kb_base, char *err, size_t len)
@@ -214,8 +237,10 @@ int sb_opt_parse_kb(struct sb_ctx *ctx, const struct sb_option *o, void *base,
 	if (!value && o->type != SB_OPT_BOOL)
 		return sb_err(ctx, -EINVAL, "%s: %s needs a value", where,
 			      o->name);
-	if (o->type == SB_OPT_STR || o->type == SB_OPT_SECRET)
+	if (o->type == SB_OPT_STR)
 		return store_string(ctx, field, value);
+	if (o->type == SB_OPT_SECRET)
+		return store_secret(ctx, o, field, value, where);
 	if (o->type == SB_OPT_ENUM) {
 		int idx;
 
@@ -266,7 +291,10 @@ void sb_opt_free(const struct sb_option *table, void *base)
 		if (o->type != SB_OPT_STR && o->type != SB_OPT_SECRET)
 			continue;
 		memcpy(&s, (char *)base + o->offset, sizeof(s));
-		free(s);
+		if (o->type == SB_OPT_SECRET)
+			free_secret(s);
+		else
+			free(s);
 		s = NULL;
 		memcpy((char *)base + o->offset, &s, sizeof(s));
 	}

@@ -147,6 +147,10 @@ static void hook_error(struct sb_ctx *ctx, struct sb_reporter_inst *r,
 {
 	sb_log(ctx, SB_LOG_ERROR, r->h.who, "%s: %s", hook,
 	       sb_handle_errmsg(&r->h, rc));
+	/* A broken reporter fails the run even where a failed hook would
+	 * only be said (job_end, interval): its reports cannot be trusted. */
+	if (rc > 0)
+		r->broke = 1;
 }
 
 int sb_reporters_open(struct sb_ctx *ctx, struct sb_reporters *rs,
@@ -219,6 +223,8 @@ int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 			hook_error(ctx, r, "run_end", rc);
 			err = rc;
 		}
+		if (r->broke)
+			err = -EPROTO;
 	}
 	return err;
 }

@@ -26,6 +26,7 @@ struct sb_reporter_inst {
 	int own_out;	     /* out is this instance's to close */
 	char *path;	     /* FORMAT=FILE's file, or NULL */
 	int interval_failed; /* said once, then the hook is not called */
+	int broke;	     /* a hook returned what reporter.h forbids */
 };
 
 struct sb_reporters {

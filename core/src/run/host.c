@@ -51,9 +51,14 @@ void sb_env_init(struct sb_env *env, struct sb_handle *h, void *opts,
 
 const char *sb_handle_errmsg(const struct sb_handle *h, int code)
 {
+	/* Hooks return 0 or a negative errno: a positive value is a broken
+	 * plugin, not an errno to name. */
+	if (code > 0)
+		return "the hook returned a positive value, which is neither 0 "
+		       "nor a negative error code";
 	if (h->err[0])
 		return h->err;
-	return strerror(code < 0 ? -code : code);
+	return strerror(-code);
 }
 
 static void host_log(struct sb_handle *h, enum sb_log_level level,

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "contract.h"
+
 static const char *const ddir_names[] = {"read", "write", "trim",
 					 "",	 "sync",  "datasync"};
 
@@ -168,6 +170,14 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	}
 	d = &w->dir[io->ddir];
 	if (io->result < 0 || (uint64_t)io->result != io->length) {
+		if (io->result > 0 && (uint64_t)io->result > io->length)
+			return sb_wbroke(
+				w, &w->eh,
+				"%s() completed a %s of %llu bytes with result "
+				"%lld, more bytes than the I/O has",
+				async ? "event" : "queue", ddir_names[io->ddir],
+				(unsigned long long)io->length,
+				(long long)io->result);
 		/* fill_device: a full device ends the job, as planned. */
 		if (w->rj->opts.fill_device && io->ddir == SB_DDIR_WRITE &&
 		    (io->result == -ENOSPC || io->result >= 0)) {
@@ -218,12 +228,6 @@ static void return_slot(struct sb_worker *w, struct sb_ioslot *s)
 	w->free_slots[w->nfree++] = s;
 }
 
-static struct sb_ioslot *slot_of(struct sb_io *io)
-{
-	return (struct sb_ioslot *)((char *)io -
-				    offsetof(struct sb_ioslot, io));
-}
-
 /* Reap min..max completions (min 0 polls); t is when they were seen. */
 static int reap(struct sb_worker *w, unsigned min, unsigned max, uint64_t *t)
 {
@@ -238,21 +242,40 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max, uint64_t *t)
 	if (n < 0)
 		return sb_whook_failed(w, &w->eh, n, "getevents");
 	if ((n == 0 && min) || (unsigned)n > max)
-		return sb_wfail(w, -EPROTO, "%s getevents returned %d of %u",
-				w->eh.who, n, w->inflight);
+		return sb_wbroke(w, &w->eh,
+				 "getevents(min %u, max %u) returned %d, with "
+				 "%u I/Os in flight",
+				 min, max, n, w->inflight);
 	*t = done_ns(w);
 	if (n)
 		w->complete_dist[batch_bucket((unsigned)n)]++;
 	for (int i = 0; i < n; i++) {
 		struct sb_io *io = ops->event(&w->eenv, (unsigned)i);
+		/* Only an I/O of this worker's that the engine holds may come
+		 * back: anything else would be freed or counted twice. */
+		uintptr_t k = ((uintptr_t)io - (uintptr_t)&w->slots[0].io) /
+			      sizeof(*w->slots);
+		struct sb_ioslot *s;
 
 		if (!io)
-			return sb_wfail(w, -EPROTO,
-					"%s event(%d) returned NULL", w->eh.who,
-					i);
+			return sb_wbroke(w, &w->eh, "event(%d) returned NULL",
+					 i);
+		if (k >= w->depth || &w->slots[k].io != io)
+			return sb_wbroke(w, &w->eh,
+					 "event(%d) returned an I/O the host "
+					 "never queued",
+					 i);
+		s = &w->slots[k];
+		if (!s->queued)
+			return sb_wbroke(w, &w->eh,
+					 "event(%d) returned an I/O that is "
+					 "not in flight (never queued, or "
+					 "handed back already)",
+					 i);
+		s->queued = 0;
 		w->inflight--;
-		complete(w, slot_of(io), *t, 1);
-		return_slot(w, slot_of(io));
+		complete(w, s, *t, 1);
+		return_slot(w, s);
 	}
 	return w->error;
 }
@@ -266,7 +289,7 @@ static void commit_queued(struct sb_worker *w, unsigned *nqueued)
 	if (!*nqueued)
 		return;
 	c = ops->commit ? ops->commit(&w->eenv) : 0;
-	if (c < 0)
+	if (c)
 		sb_whook_failed(w, &w->eh, c, "commit");
 	w->submit_dist[batch_bucket(*nqueued)]++;
 	t = w->meas ? now_ns() : 0;
@@ -279,6 +302,27 @@ static unsigned bound(int64_t v, unsigned dflt, unsigned depth)
 	unsigned u = v > 0 ? (unsigned)v : dflt;
 
 	return u > depth ? depth : u;
+}
+
+/* queue() said what it may not, or failed. */
+static void bad_queue(struct sb_worker *w, int q)
+{
+	if (q < 0)
+		sb_whook_failed(w, &w->eh, q, "queue");
+	else if (q == SB_Q_QUEUED)
+		sb_wbroke(w, &w->eh,
+			  "queue() returned SB_Q_QUEUED but the engine has no "
+			  "getevents (a synchronous engine must complete the "
+			  "I/O)");
+	else if (q == SB_Q_BUSY)
+		sb_wbroke(w, &w->eh,
+			  "queue() returned SB_Q_BUSY with no I/O in flight "
+			  "(nothing would ever make room)");
+	else
+		sb_wbroke(w, &w->eh,
+			  "queue() returned %d, which is not SB_Q_COMPLETED, "
+			  "SB_Q_QUEUED, SB_Q_BUSY or a negative error code",
+			  q);
 }
 
 /* Queue one I/O; 1 when the loop must stop filling (busy), else 0. */
@@ -306,7 +350,8 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 		return_slot(w, s);
 		if (t >= deadline || sb_stopping(w->rj->ctx))
 			*end = 1;
-	} else if (q == SB_Q_QUEUED) {
+	} else if (q == SB_Q_QUEUED && ops->getevents) {
+		s->queued = 1;
 		w->queued[(*nqueued)++] = s;
 		w->inflight++;
 	} else if (q == SB_Q_BUSY && w->inflight) {
@@ -314,7 +359,7 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 		return 1;
 	} else {
 		return_slot(w, s);
-		sb_whook_failed(w, &w->eh, q < 0 ? q : -EPROTO, "queue");
+		bad_queue(w, q);
 	}
 	return 0;
 }

@@ -599,6 +599,12 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		rc = settle_cfg(ctx, rj);
 	if (!rc)
 		rc = check_engine(ctx, rj);
+	if (rc == -ENOMEM) {
+		char who[300];
+
+		snprintf(who, sizeof(who), "job %s", def->name);
+		return sb_err_prefix(ctx, rc, who);
+	}
 	if (rc)
 		return rc;
 	settle_rwmix(rj);

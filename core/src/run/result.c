@@ -157,16 +157,21 @@ static int fill(struct sb_runjob *rj, struct sb_result *res, unsigned i,
 	r->clone = i < rj->job.numjobs ? i : SB_ALL_CLONES;
 	r->group_reporting = o->group_reporting;
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
-		sb_dir_view(&dir[d], runtime_ns, &r->dir[d]);
+		/* No accumulators (out of memory before the job started):
+		 * nothing was measured, the result still names the job. */
+		if (dir)
+			sb_dir_view(&dir[d], runtime_ns, &r->dir[d]);
+		else
+			memset(&r->dir[d], 0, sizeof(r->dir[d]));
 		res->more[d].size = sizeof(res->more[d]);
 		if (rj->samp) {
 			samples_view(&rj->samp[i].bw[d], &res->more[d].bw);
 			samples_view(&rj->samp[i].iops[d], &res->more[d].iops);
 		}
-		r->total_errors += dir[d].errors;
-		iops += runtime_ns
-				? (double)dir[d].ios * 1e9 / (double)runtime_ns
-				: 0;
+		r->total_errors += r->dir[d].errors;
+		iops += runtime_ns ? (double)r->dir[d].ios * 1e9 /
+					     (double)runtime_ns
+				   : 0;
 	}
 	r->more = res->more;
 	add_cpu(rj, i, r);
@@ -189,7 +194,7 @@ static int fill(struct sb_runjob *rj, struct sb_result *res, unsigned i,
 	r->start_unix_ms = rj->start_unix_ms;
 	/* unified_rw_reporting: none|mixed|both|0|1|2. */
 	r->unified = o->unified_rw_reporting % 3;
-	if (r->unified) {
+	if (r->unified && dir) {
 		res->mixed = calloc(1, sizeof(*res->mixed));
 		if (!res->mixed)
 			return -ENOMEM;
@@ -223,12 +228,9 @@ int sb_runjob_results(struct sb_runjob *rj)
 			pthread_mutex_unlock(rj->samp_lock);
 		return -ENOMEM;
 	}
-	/* A job never started (a stop came first) reports empty. */
-	if (!rj->dir)
-		rj->dir = calloc(SB_DDIR_COUNT, sizeof(*rj->dir));
-	if (!rj->dir)
-		rc = -ENOMEM;
-	else if (!per_clone)
+	/* A job never started (a stop came first, or memory ran out) reports
+	 * empty, under its name. */
+	if (!per_clone)
 		rc = fill(rj, &rj->res[0], n, rj->dir, rj->runtime_ns);
 	for (unsigned i = 0; per_clone && i < n && !rc; i++) {
 		const struct sb_worker *w = &rj->workers[i];

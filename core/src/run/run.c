@@ -300,7 +300,9 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	}
 	jobs = calloc(total, sizeof(*jobs));
 	if (!jobs) {
-		sb_log(ctx, SB_LOG_ERROR, NULL, "out of memory");
+		sb_log(ctx, SB_LOG_ERROR, NULL,
+		       "out of memory for the run's %zu jobs", total);
+		code = SB_EXIT_JOB_ERROR;
 		goto out;
 	}
 	rc = prepare_all(ctx, loader, set, jobs, &njobs);
@@ -316,6 +318,9 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 		rc = sb_reporters_open(ctx, &rs, &ri);
 	if (rc) {
 		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
+		/* Running out of memory is no fault of the input. */
+		if (rc == -ENOMEM)
+			code = SB_EXIT_JOB_ERROR;
 		goto out;
 	}
 
@@ -333,7 +338,9 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	rep.groups = calloc(njobs, sizeof(*rep.groups));
 	rep.scratch = calloc(njobs, sizeof(*rep.scratch));
 	if (!rep.v || !rep.groups || !rep.scratch) {
-		sb_log(ctx, SB_LOG_ERROR, NULL, "out of memory");
+		sb_log(ctx, SB_LOG_ERROR, NULL,
+		       "out of memory for the results of %zu jobs", njobs);
+		code = SB_EXIT_JOB_ERROR;
 		goto out;
 	}
 	rc = run_jobs(ctx, &rs, jobs, njobs, &rep);

@@ -42,8 +42,10 @@ static int lay_out(struct sb_runjob *rj)
 	if (!needs_layout(rj))
 		return 0;
 	lw = calloc(1, sizeof(*lw));
-	if (!lw)
+	if (!lw) {
+		job_fail(rj, -ENOMEM, "laying out: out of memory");
 		return -ENOMEM;
+	}
 	for (unsigned i = 0; i < rj->job.numjobs && !rc; i++) {
 		if (i && rj->cfg.nnames)
 			break;
@@ -114,7 +116,7 @@ void sb_runjob_start(struct sb_runjob *rj)
 	/* Samples per clone, and one more set for the clones summed. */
 	rj->samp = calloc(n + 1, sizeof(*rj->samp));
 	if (!rj->workers || !rj->dir || !rj->samp) {
-		job_fail(rj, -ENOMEM, "out of memory");
+		job_fail(rj, -ENOMEM, "out of memory for its clones' figures");
 		return;
 	}
 	for (unsigned i = 0; i < n; i++) {
@@ -208,7 +210,13 @@ int sb_runjob_wait(struct sb_runjob *rj)
 	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)
 		sb_worker_free(&rj->workers[i]);
 	sb_handle_release(&rj->mh);
-	if (sb_runjob_results(rj))
+	if (sb_runjob_results(rj)) {
 		job_fail(rj, -ENOMEM, "out of memory for the results");
+		/* What was filled before memory ran out carries the error. */
+		for (unsigned i = 0; i < rj->nres; i++) {
+			rj->res[i].r.error = rj->error;
+			rj->res[i].r.errmsg = rj->errmsg;
+		}
+	}
 	return rj->error;
 }

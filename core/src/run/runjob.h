@@ -164,6 +164,7 @@ struct sb_ioslot {
 	uint64_t vseed;	      /* verify: the write this read checks */
 	uint64_t vindex;      /* verify: a write's index in the stream */
 	int verify;	      /* a read whose data is checked */
+	int queued;	      /* the engine holds it (SB_Q_QUEUED, no event) */
 };
 
 /* One file of a worker. */

@@ -13,6 +13,7 @@
 
 #include "../loader/loader.h"
 #include "../util/rand.h"
+#include "contract.h"
 
 static const char *const iolog_names[] = {"read", "write", "trim",
 					  "",	  "sync",  "datasync"};
@@ -185,27 +186,73 @@ static void think_time(struct sb_worker *w)
 		wait_until(w, now_ns() + (o->thinktime_ns - spin));
 }
 
+static int bad_next(struct sb_worker *w, int rc)
+{
+	if (rc < 0)
+		return sb_whook_failed(w, &w->gh, rc, "next");
+	return sb_wbroke(w, &w->gh,
+			 "next() returned %d, which is neither 0, SB_GEN_END "
+			 "nor a negative error code",
+			 rc);
+}
+
+/* The spec the generator filled breaks generator.h; end is the file's
+ * size when the I/O lies beyond it, else 0. */
+static int bad_spec(struct sb_worker *w, const struct sb_io_spec *spec,
+		    uint64_t end)
+{
+	char why[160];
+
+	if (spec->file >= w->nfiles)
+		snprintf(why, sizeof(why), "file %u, but the job has %u",
+			 spec->file, w->nfiles);
+	else if ((unsigned)spec->ddir >= SB_DDIR_COUNT)
+		snprintf(why, sizeof(why),
+			 "direction %u, not read, write or trim",
+			 (unsigned)spec->ddir);
+	else if (spec->length == 0)
+		snprintf(why, sizeof(why), "a length of 0");
+	else if (!end)
+		snprintf(why, sizeof(why),
+			 "a length of %llu, more than the job's largest bs "
+			 "(%llu)",
+			 (unsigned long long)spec->length,
+			 (unsigned long long)sb_job_max_bs(&w->rj->opts));
+	else
+		snprintf(why, sizeof(why),
+			 "offset %llu, length %llu, beyond the end of the "
+			 "file (%llu bytes)",
+			 (unsigned long long)spec->offset,
+			 (unsigned long long)spec->length,
+			 (unsigned long long)end);
+	return sb_wbroke(w, &w->gh, "next() yielded an I/O with %s", why);
+}
+
 static int next_work(struct sb_worker *w, struct sb_io_spec *spec)
 {
 	const struct sb_runjob *rj = w->rj;
+	const struct sb_file *f;
+	uint64_t end;
 	int rc;
 
 	if (w->phase != SB_PH_MAIN || !rj->gen)
 		return sb_wfiles_next(w, spec);
 	rc = rj->gops->next(&w->genv, spec);
-	if (rc < 0)
-		return sb_whook_failed(w, &w->gh, rc, "next");
-	if (rc == 0 &&
-	    (spec->file >= w->nfiles || spec->ddir >= SB_DDIR_COUNT ||
-	     spec->length == 0 || spec->length > sb_job_max_bs(&rj->opts)))
-		return sb_wfail(w, -EINVAL,
-				"generator %s yielded an I/O the job cannot "
-				"do (file %u, %llu bytes)",
-				rj->gen->desc->name, spec->file,
-				(unsigned long long)spec->length);
-	if (rc == 0 && sb_wfile_open(w, spec->file))
+	if (rc == SB_GEN_END)
+		return rc;
+	if (rc)
+		return bad_next(w, rc);
+	if (spec->file >= w->nfiles || (unsigned)spec->ddir >= SB_DDIR_COUNT ||
+	    spec->length == 0 || spec->length > sb_job_max_bs(&rj->opts))
+		return bad_spec(w, spec, 0);
+	if (sb_wfile_open(w, spec->file))
 		return w->error;
-	return rc;
+	f = &w->files[spec->file].f;
+	end = f->real_size > rj->job.file_bytes ? f->real_size
+						: rj->job.file_bytes;
+	if (end && (spec->offset > end || spec->length > end - spec->offset))
+		return bad_spec(w, spec, end);
+	return 0;
 }
 
 /* The write that made a block, as verify headers name it. */

@@ -13,6 +13,7 @@
 
 #include "../loader/loader.h"
 #include "../util/rand.h"
+#include "contract.h"
 
 int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
 {
@@ -30,6 +31,11 @@ int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
 int sb_whook_failed(struct sb_worker *w, struct sb_handle *h, int code,
 		    const char *hook)
 {
+	if (code > 0)
+		return sb_wbroke(w, h,
+				 "%s() returned %d, which is neither 0 nor a "
+				 "negative error code",
+				 hook, code);
 	return sb_wfail(w, code, "%s %s: %s", h->who, hook,
 			sb_handle_errmsg(h, code));
 }

@@ -1,0 +1,19 @@
+/* A generator that yields an I/O longer than the job's largest bs. */
+#include "sb_test_plugin.h"
+
+static int gen_too_long_next(struct sb_env *env, struct sb_io_spec *spec)
+{
+	const uint64_t *n = env->state;
+	int rc = sb_test_gen_next(env, spec);
+
+	if (rc || *n <= SB_TEST_GOOD_IOS)
+		return rc;
+	spec->length *= 2;
+	return 0;
+}
+
+static const struct sb_generator_ops gen_too_long_ops =
+	SB_TEST_GEN_OPS(gen_too_long_next);
+
+SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "gen_too_long",
+	       .ops = &gen_too_long_ops);
