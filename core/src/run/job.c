@@ -515,6 +515,22 @@ static int check_values(struct sb_ctx *ctx, struct sb_runjob *rj)
 	return 0;
 }
 
+/* fio 3.33 (fixup_options) says time_based needs a runtime, drops
+ * time_based and runs the job by its size; without this the job would wrap
+ * around its file for ever. */
+static void settle_time_based(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const struct sb_kv *kv = sb_jobdef_get(rj->def, "time_based");
+
+	if (!rj->opts.time_based || rj->opts.runtime_ns)
+		return;
+	sb_log(ctx, SB_LOG_WARN, NULL,
+	       "%s: job %s: time_based requires a runtime (runtime= is 0 or "
+	       "unset): the job runs by its size, as fio does",
+	       kv ? kv->where : rj->def->where, rj->def->name);
+	rj->opts.time_based = 0;
+}
+
 /* fio: when both rwmixread and rwmixwrite are given, the later wins. */
 static void settle_rwmix(struct sb_runjob *rj)
 {
@@ -594,6 +610,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		    strcmp(kv->key, "name") != 0)
 			rc = plugin_option(ctx, rj, kv);
 	if (!rc)
+		settle_time_based(ctx, rj);
+	if (!rc)
 		rc = check_values(ctx, rj);
 	if (!rc)
 		rc = settle_cfg(ctx, rj);
@@ -644,6 +662,7 @@ void sb_runjob_free(struct sb_runjob *rj)
 	sb_opt_free(sb_core_options, &rj->opts);
 	sb_facts_free(&rj->facts);
 	free_cfg(&rj->cfg);
+	free(rj->found_sizes);
 	sb_runjob_results_free(rj);
 	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)
 		sb_worker_free(&rj->workers[i]);

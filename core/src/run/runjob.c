@@ -42,8 +42,16 @@ static int lay_out(struct sb_runjob *rj)
 	if (!needs_layout(rj))
 		return 0;
 	lw = calloc(1, sizeof(*lw));
-	if (!lw)
+	rj->nfound_sizes =
+		(rj->cfg.nnames ? 1 : rj->job.numjobs) *
+		(rj->cfg.nnames ? rj->cfg.nnames : (unsigned)rj->opts.nrfiles);
+	rj->found_sizes = calloc(rj->nfound_sizes ? rj->nfound_sizes : 1,
+				 sizeof(*rj->found_sizes));
+	if (!lw || !rj->found_sizes) {
+		free(lw);
+		job_fail(rj, -ENOMEM, "out of memory");
 		return -ENOMEM;
+	}
 	for (unsigned i = 0; i < rj->job.numjobs && !rc; i++) {
 		if (i && rj->cfg.nnames)
 			break;

@@ -82,6 +82,10 @@ struct sb_runjob {
 	unsigned groupid;
 	unsigned jobnum_base; /* fio's thread number of clone 0 (1-based) */
 	struct sb_job_cfg cfg;
+	/* [clone * files + file] (clone 0 only with filename=): the sizes
+	 * the layout found before it wrote, for the clones' offset=N%. */
+	uint64_t *found_sizes;
+	unsigned nfound_sizes;
 
 	/* Results, filled by sb_runjob_wait(); allocated when the job starts,
 	 * as a prepared job waiting its turn needs no histograms. */
@@ -172,6 +176,10 @@ struct sb_wfile {
 	char *path;	     /* f.path; owned here */
 	uint64_t size_share; /* bytes of the file the job covers; 0: as found */
 	uint64_t io_share;   /* bytes of I/O per loop; 0: the region */
+	/* The size the file had before the job laid it out (0: missing),
+	 * which offset=N% is a share of, as in fio; set at the first open. */
+	uint64_t found_size;
+	int found;
 	struct sb_pattern pat;
 	int open;	 /* open_file succeeded; close owed */
 	int state;	 /* enum sb_wfile_state */
