@@ -7,7 +7,9 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const ddir_names[] = {"read", "write", "trim",
 					 "",	 "sync",  "datasync"};
@@ -69,13 +71,34 @@ static int policy(struct sb_worker *w, int kind, int err, const char *msg)
 	return 0;
 }
 
+/*
+ * A write to a descriptor the engine could open only read-only fails with
+ * EBADF: the file helpers fall back to O_RDONLY so that read jobs run on
+ * read-only files. EBADF names the symptom; why the file cannot be written
+ * (EROFS, EACCES, EPERM) is the error that matters, and it is what fio
+ * reports, as fio opens a write job's file for writing or not at all.
+ */
+static int real_errno(const struct sb_io *io, int err)
+{
+	int fl;
+
+	if (err != EBADF || io->ddir == SB_DDIR_READ || io->file->fd < 0 ||
+	    !io->file->path)
+		return err;
+	fl = fcntl(io->file->fd, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) != O_RDONLY ||
+	    faccessat(AT_FDCWD, io->file->path, W_OK, AT_EACCESS) == 0)
+		return err;
+	return errno ? errno : err;
+}
+
 static int io_error(struct sb_worker *w, const struct sb_io *io)
 {
-	char why[128], msg[SB_ERRMSG_MAX];
-	int err = io->result < 0 ? (int)-io->result : EIO;
+	char why[160], msg[SB_ERRMSG_MAX];
+	int err = io->result < 0 ? real_errno(io, (int)-io->result) : EIO;
 
 	if (io->result < 0)
-		snprintf(why, sizeof(why), "%s", strerror(err));
+		sb_strerror_named(err, why, sizeof(why));
 	else
 		snprintf(why, sizeof(why), "short %s: %lld of %llu bytes",
 			 ddir_names[io->ddir], (long long)io->result,
