@@ -10,6 +10,7 @@
 #include <storbench/version.h>
 
 #include "../stats/hist.h"
+#include "../util/msg.h"
 #include "../util/str.h"
 
 struct sb_block {
@@ -71,7 +72,7 @@ static int host_error(struct sb_handle *h, int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(h->err, sizeof(h->err), fmt, ap);
+	sb_msg_vformat(h->err, sizeof(h->err), fmt, ap);
 	va_end(ap);
 	h->err_code = code;
 	return code;

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../util/msg.h"
+
 static const char *const ddir_names[] = {"read", "write", "trim",
 					 "",	 "sync",  "datasync"};
 
@@ -103,11 +105,11 @@ static int io_error(struct sb_worker *w, const struct sb_io *io)
 		snprintf(why, sizeof(why), "short %s: %lld of %llu bytes",
 			 ddir_names[io->ddir], (long long)io->result,
 			 (unsigned long long)io->length);
-	snprintf(msg, sizeof(msg),
-		 "%s error on %s at offset %llu, length %llu: %s",
-		 ddir_names[io->ddir], io->file->path,
-		 (unsigned long long)io->offset, (unsigned long long)io->length,
-		 why);
+	sb_msg_format(msg, sizeof(msg),
+		      "%s error on %s at offset %llu, length %llu: %s",
+		      ddir_names[io->ddir], io->file->path,
+		      (unsigned long long)io->offset,
+		      (unsigned long long)io->length, why);
 	return policy(w, io->ddir == SB_DDIR_READ ? 0 : 1, err, msg);
 }
 
@@ -119,11 +121,11 @@ static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
 	if (!sb_verify_check(&w->rj->cfg.vcfg, s->io.buf, s->io.length,
 			     s->io.offset, s->vseed, why, sizeof(why)))
 		return 0;
-	snprintf(msg, sizeof(msg), "verify failed on %s: %s", s->io.file->path,
-		 why);
+	sb_msg_format(msg, sizeof(msg), "verify failed on %s: %s",
+		      s->io.file->path, why);
 	w->dir[SB_DDIR_READ].errors++;
 	if (!w->verify_bad++)
-		snprintf(w->vfirst, sizeof(w->vfirst), "%s", msg);
+		sb_msg_format(w->vfirst, sizeof(w->vfirst), "%s", msg);
 	return policy(w, 2, EILSEQ, msg);
 }
 

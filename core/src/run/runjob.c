@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../loader/loader.h"
+#include "../util/msg.h"
 #include "../util/str.h"
 #include "devguard.h"
 #include "hostinfo.h"
@@ -16,8 +17,8 @@ static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 	if (rj->error)
 		return;
 	rj->error = code < 0 ? code : -EIO;
-	snprintf(rj->errmsg, sizeof(rj->errmsg), "job %s: %s", rj->def->name,
-		 msg);
+	sb_msg_format(rj->errmsg, sizeof(rj->errmsg), "job %s: %s",
+		      rj->def->name, msg);
 }
 
 /* fio lays files out before a job that reads them (so reads read real
@@ -63,8 +64,8 @@ static int lay_out(struct sb_runjob *rj)
 		if (rc) {
 			char msg[SB_ERRMSG_MAX];
 
-			snprintf(msg, sizeof(msg), "laying out: %s",
-				 lw->errmsg);
+			sb_msg_format(msg, sizeof(msg), "laying out: %s",
+				      lw->errmsg);
 			job_fail(rj, rc, msg);
 		}
 		sb_worker_free(lw);
@@ -155,8 +156,9 @@ void sb_runjob_start(struct sb_runjob *rj)
 		if (rc) {
 			char msg[SB_ERRMSG_MAX];
 
-			snprintf(msg, sizeof(msg), "%s setup: %s", rj->mh.who,
-				 sb_handle_errmsg(&rj->mh, rc));
+			sb_msg_format(msg, sizeof(msg), "%s setup: %s",
+				      rj->mh.who,
+				      sb_handle_errmsg(&rj->mh, rc));
 			job_fail(rj, rc, msg);
 			return;
 		}
@@ -223,8 +225,9 @@ int sb_runjob_wait(struct sb_runjob *rj)
 		if (rc) {
 			char msg[SB_ERRMSG_MAX];
 
-			snprintf(msg, sizeof(msg), "%s report: %s", rj->mh.who,
-				 sb_handle_errmsg(&rj->mh, rc));
+			sb_msg_format(msg, sizeof(msg), "%s report: %s",
+				      rj->mh.who,
+				      sb_handle_errmsg(&rj->mh, rc));
 			job_fail(rj, rc, msg);
 		}
 	}
