@@ -551,6 +551,36 @@ static const int fallocate_of[] = {
 	SB_FALLOC_NONE,	    SB_FALLOC_NATIVE, SB_FALLOC_POSIX, SB_FALLOC_KEEP,
 	SB_FALLOC_TRUNCATE, SB_FALLOC_NONE,   SB_FALLOC_POSIX};
 
+/*
+ * A plugin's own check of its options (ABI 1.2), in the parse phase like
+ * the table's: --parse-only runs it, and what it refuses is bad input at
+ * the option's file:line, not a job that fails once it has started.
+ */
+static int check_plugin(struct sb_ctx *ctx, struct sb_runjob *rj,
+			const struct sb_plugin *p,
+			int (*check)(struct sb_env *, const char **),
+			void *opts)
+{
+	const char *option = NULL;
+	struct sb_handle h;
+	struct sb_env env;
+	int rc;
+
+	if (!check)
+		return 0;
+	sb_handle_init(&h, ctx, p->desc->name);
+	sb_env_init(&env, &h, opts, NULL, &rj->job, 0);
+	rc = check(&env, &option);
+	if (rc)
+		/* A positive return breaks the contract; it still refuses. */
+		sb_err(ctx, rc < 0 ? rc : -EINVAL, "%s: job %s: %s: %s",
+		       option ? where_of(rj, option) : rj->def->where,
+		       rj->def->name, p->desc->name,
+		       sb_handle_errmsg(&h, rc < 0 ? rc : -EINVAL));
+	sb_handle_release(&h);
+	return rc < 0 ? rc : rc ? -EINVAL : 0;
+}
+
 static void fill_job_facts(struct sb_runjob *rj)
 {
 	struct sb_job *j = &rj->job;
@@ -635,6 +665,19 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		       "runs as iodepth=1",
 		       def->name, rj->engine->desc->name,
 		       (long long)rj->opts.iodepth);
+	/* The plugins' own checks first: theirs say why. */
+	fill_job_facts(rj);
+	rc = check_plugin(ctx, rj, rj->engine,
+			  SB_HAS_FIELD(rj->eops, check) ? rj->eops->check
+							: NULL,
+			  rj->engine_opts);
+	if (!rc && rj->gen)
+		rc = check_plugin(
+			ctx, rj, rj->gen,
+			SB_HAS_FIELD(rj->gops, check) ? rj->gops->check : NULL,
+			rj->gen_opts);
+	if (rc)
+		return rc;
 	if (!rj->opts.size.bytes && (rj->eops->flags & SB_ENGINE_NO_FILES))
 		return sb_err(ctx, -EINVAL,
 			      "%s: job %s: size= (in bytes) is required with "
@@ -647,7 +690,6 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 			ctx, -EOPNOTSUPP, "%s: engine %s cannot do direct=1",
 			d ? d->where : def->where, rj->engine->desc->name);
 	}
-	fill_job_facts(rj);
 	return 0;
 }
 

@@ -30,8 +30,8 @@ ok "with its blocks allocated, not a sparse file ($(stat -c %b "$T/grown") block
 out=$(fe_run --name=d --ioengine=mmap --rw=read --size=64k --direct=1 \
 	--filename="$T/whole") && st=0 || st=$?
 is "$st" 2 "direct=1 is refused before anything runs (bad input)"
-like "$(cat "$T/err")" 'engine mmap cannot do direct=1' \
-	"by the host, since mmap does not declare SB_ENGINE_DIRECT"
+like "$(cat "$T/err")" 'command line: job d: mmap: direct=1: a mapped file is always read and written through the page cache' \
+	"by the engine's check hook, which says why, at the option's place"
 
 out=$(fe_run --name=t --ioengine=mmap --rw=randread --bs=4k --size=2m --thp \
 	--filename="$T/whole") && st=0 || st=$?
