@@ -9,7 +9,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 13
+plan 15
 
 # A 4000-byte path: 19 directories of 200 bytes under $T.
 d=$T
@@ -60,3 +60,12 @@ printf '[j]\nrw=read\nbs=4k\nsize=64k\nverify=%s]0;owned\a\n' "$esc" >bad.fio
 st=$?
 is "$st" 2 "a bad value with ESC and BEL is bad input"
 ok "its message carries no control character" bash -c "! grep -q '[[:cntrl:]]' err"
+
+# --showcmd writes such values in bash's $'...' form: safe to print, and
+# the same bytes once pasted.
+"$SB_BIN" --showcmd esc.fio >cmd
+ok "--showcmd prints no control character" bash -c "! grep -q '[[:cntrl:]]' cmd"
+cmd=$(<cmd)
+eval "set -- ${cmd#fio }"
+is "$1|$2" "--name=a${esc}[31mred|--filename=z"$'\t'"q" \
+	"and pasted into bash it gives the job file's bytes back"
