@@ -229,11 +229,17 @@ static int uring_ring_init(struct sb_env *env, struct io_uring *ring,
 }
 
 /* When the job is parsed: hipri without O_DIRECT cannot work, as the
- * kernel polls only for direct I/O. */
+ * kernel polls only for direct I/O; a poll CPU without the poll thread is
+ * only said. */
 static int uring_check(struct sb_env *env, const char **option)
 {
 	const struct uring_opts *o = env->opts;
 
+	if (o->sqthread_poll_cpu >= 0 && !o->sqthread_poll)
+		env->host->log(env->handle, SB_LOG_WARN,
+			       "sqthread_poll_cpu=%lld has no effect without "
+			       "sqthread_poll",
+			       (long long)o->sqthread_poll_cpu);
 	if (!o->hipri || env->job->direct)
 		return 0;
 	*option = "hipri";
@@ -247,15 +253,9 @@ static int uring_check(struct sb_env *env, const char **option)
  * create before any worker starts, with one message. */
 static int uring_setup(struct sb_env *env)
 {
-	const struct uring_opts *o = env->opts;
 	struct io_uring ring;
 	int rc;
 
-	if (o->sqthread_poll_cpu >= 0 && !o->sqthread_poll)
-		env->host->log(env->handle, SB_LOG_WARN,
-			       "sqthread_poll_cpu=%lld has no effect without "
-			       "sqthread_poll",
-			       (long long)o->sqthread_poll_cpu);
 	/* The workers' ring size too: the kernel caps it. */
 	rc = uring_ring_init(env, &ring, sb_ae_depth(env));
 	if (rc)
