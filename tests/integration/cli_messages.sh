@@ -9,7 +9,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 15
+plan 16
 
 # A 4000-byte path: 19 directories of 200 bytes under $T.
 d=$T
@@ -37,6 +37,13 @@ like "$(grep '^  error:' out)" '/missing: it does not exist and allow_file_creat
 like "$(head -1 err)" "write error on $T/[d/]+\.\.\.[d/]+/f at offset 0, length 4096: No space left on device \(ENOSPC\)$" \
 	"an I/O error on the long path keeps offset, length and errno"
 rm -f "$d/f"
+
+# A long bad value: the parser's reason quotes the value, and still ends
+# with what the units are.
+printf '[v]\nbs=4k%s\n' "$(printf 'x%.0s' {1..3000})" >long.fio
+"$SB_BIN" --parse-only long.fio 2>err
+like "$?:$(cat err)" '^2:storbench: error: long\.fio:2: invalid value .*: unknown unit "kx+\.\.\.x+" \(b, k, kb, kib, m \.\.\. p\)$' \
+	"a 3000-byte value keeps the parser's reason"
 
 # A job file with ESC and a tab in a job name and a value.
 esc=$'\e'
