@@ -9,7 +9,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 16
+plan 17
 
 # A 4000-byte path: 19 directories of 200 bytes under $T.
 d=$T
@@ -44,6 +44,11 @@ printf '[v]\nbs=4k%s\n' "$(printf 'x%.0s' {1..3000})" >long.fio
 "$SB_BIN" --parse-only long.fio 2>err
 like "$?:$(cat err)" '^2:storbench: error: long\.fio:2: invalid value .*: unknown unit "kx+\.\.\.x+" \(b, k, kb, kib, m \.\.\. p\)$' \
 	"a 3000-byte value keeps the parser's reason"
+
+printf '[i]\ninclude %s\n' "$long" >inc.fio
+"$SB_BIN" --parse-only inc.fio 2>err
+like "$?:$(cat err)" "^2:storbench: error: inc\.fio:2:9: cannot open include file '/.*\.\.\..*/missing': No such file or directory$" \
+	"so does a job file's message (an include of the long path)"
 
 # A job file with ESC and a tab in a job name and a value.
 esc=$'\e'

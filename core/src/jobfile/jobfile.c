@@ -12,6 +12,7 @@
 #include <storbench/text.h>
 
 #include "../sb_ctx.h"
+#include "../util/msg.h"
 #include "../util/str.h"
 #include "expand.h"
 
@@ -320,7 +321,7 @@ static int fail(struct reader *r, const struct frame *f, unsigned col, int code,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sb_msg_vformat(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	for (const struct frame *up = f->up; up; up = up->up) {
 		char one[SB_WHERE_MAX + 32];
