@@ -53,6 +53,8 @@ static int lay_out(struct sb_runjob *rj)
 		job_fail(rj, -ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
+	for (unsigned i = 0; i < rj->nfound_sizes; i++)
+		rj->found_sizes[i] = SB_SIZE_UNSEEN;
 	for (unsigned i = 0; i < rj->job.numjobs && !rc; i++) {
 		if (i && rj->cfg.nnames)
 			break;

@@ -67,6 +67,8 @@ struct sb_job_cfg {
 	struct sb_range filesize; /* max 0: not set */
 };
 
+#define SB_SIZE_UNSEEN UINT64_MAX
+
 struct sb_runjob {
 	struct sb_ctx *ctx;
 	const struct sb_jobdef *def;
@@ -83,7 +85,8 @@ struct sb_runjob {
 	unsigned jobnum_base; /* fio's thread number of clone 0 (1-based) */
 	struct sb_job_cfg cfg;
 	/* [clone * files + file] (clone 0 only with filename=): the sizes
-	 * the layout found before it wrote, for the clones' offset=N%. */
+	 * the layout found before it wrote, for the clones' offset=N%;
+	 * SB_SIZE_UNSEEN for a file it did not open. */
 	uint64_t *found_sizes;
 	unsigned nfound_sizes;
 

@@ -176,7 +176,8 @@ uint64_t sb_wfile_span(const struct sb_worker *w, const struct sb_wfile *f)
 }
 
 /* Where the layout keeps file i's size before it for the clone that runs
- * after it, or NULL when nothing was laid out. */
+ * after it (SB_SIZE_UNSEEN if the layout never opened it), or NULL when
+ * nothing was laid out. */
 static uint64_t *found_slot(const struct sb_worker *w, unsigned i)
 {
 	const struct sb_runjob *rj = w->rj;
@@ -197,7 +198,7 @@ static void note_found_size(struct sb_worker *w, unsigned i)
 	f->found_size = f->f.real_size;
 	if (slot && w->layout)
 		*slot = f->found_size;
-	else if (slot)
+	else if (slot && *slot != SB_SIZE_UNSEEN)
 		f->found_size = *slot;
 }
 
