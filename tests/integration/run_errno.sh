@@ -34,8 +34,8 @@ like "$(cat err)" 'write error on ro/old .*Read-only file system \(EROFS\)$' \
 	"named EROFS"
 is "$(run --filename=ro/new)" "1:err=30" \
 	"creating a file on a read-only mount: error 30, not ENOENT's 2"
-like "$(cat err)" 'cannot open ro/new: Read-only file system$' \
-	"the open says read-only file system"
+like "$(cat err)" 'cannot open ro/new: Read-only file system \(EROFS\)$' \
+	"the open says read-only file system, EROFS by name"
 
 mkdir rw
 mount -t tmpfs -o size=1m tmpfs rw || bail "cannot mount a tmpfs"
