@@ -11,11 +11,13 @@ cd "$T" || bail "cannot enter $T"
 
 plan 17
 
-# A 4000-byte path: 19 directories of 200 bytes under $T.
+# A path of 4000 bytes: directories of 200 bytes under $T, and one that
+# makes up the rest.
 d=$T
-while ((${#d} < 3800)); do
+while ((${#d} < 3700)); do
 	d=$d/$(printf 'd%.0s' {1..200})
 done
+d=$d/$(printf 'd%.0s' $(seq $((4000 - ${#d} - 1 - 8))))
 mkdir -p "$d"
 long=$d/missing
 diag "path of ${#long} bytes"
