@@ -4,9 +4,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <storbench/text.h>
+
+#include "util/msg.h"
+
+/* A line on stderr at most; a longer message is cut in its middle. */
+#define SB_LOG_LINE_MAX 2048
+
 int sb_verr(struct sb_ctx *ctx, int code, const char *fmt, va_list ap)
 {
-	vsnprintf(ctx->err, sizeof(ctx->err), fmt, ap);
+	sb_msg_vformat(ctx->err, sizeof(ctx->err), fmt, ap);
 	return code;
 }
 
@@ -24,8 +31,7 @@ int sb_err_prefix(struct sb_ctx *ctx, int code, const char *prefix)
 {
 	char msg[SB_ERRMSG_MAX];
 
-	if (snprintf(msg, sizeof(msg), "%s: %s", prefix, ctx->err) < 0)
-		return code;
+	sb_msg_format(msg, sizeof(msg), "%s: %s", prefix, ctx->err);
 	memcpy(ctx->err, msg, sizeof(msg));
 	return code;
 }
@@ -34,24 +40,25 @@ void sb_vlog(const struct sb_ctx *ctx, enum sb_log_level level, const char *who,
 	     const char *fmt, va_list ap)
 {
 	static const char *const tags[] = {"error: ", "warning: ", "", ""};
-	char line[2048];
-	int n;
+	/* Escaping makes a byte at most four. */
+	char msg[SB_LOG_LINE_MAX], esc[SB_LOG_LINE_MAX * 4],
+		line[SB_LOG_LINE_MAX];
+	size_t n;
 
 	if ((int)level > ctx->log_level)
 		return;
 	if ((int)level < 0)
 		level = SB_LOG_ERROR;
-	n = snprintf(line, sizeof(line), "storbench: %s%s%s", tags[level],
-		     who ? who : "", who ? ": " : "");
-	if (n < 0 || (size_t)n >= sizeof(line))
-		n = 0;
-	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
-	n = (int)strlen(line);
-	if ((size_t)n + 1 >= sizeof(line))
-		n = (int)sizeof(line) - 2;
+	/* The message echoes job files and command lines: escaped here, on
+	 * its way to the terminal, so no control character reaches it. */
+	sb_msg_vformat(msg, sizeof(msg), fmt, ap);
+	sb_text_escape(esc, sizeof(esc), msg);
+	sb_msg_format(line, sizeof(line) - 1, "storbench: %s%s%s%s",
+		      tags[level], who ? who : "", who ? ": " : "", esc);
+	n = strlen(line);
 	line[n++] = '\n';
 	/* One write(2) per line keeps concurrent workers' lines whole. */
-	if (write(STDERR_FILENO, line, (size_t)n) < 0)
+	if (write(STDERR_FILENO, line, n) < 0)
 		return;
 }
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <storbench/reporter.h>
+#include <storbench/text.h>
 
 static const char *const normal_dir_lower[] = {"read", "write", "trim",
 					       "mixed"};
@@ -73,6 +74,16 @@ static void normal_count(char *buf, size_t len, double v)
 }
 
 #define NORMAL_PRINT(env, ...) (env)->host->print((env)->handle, __VA_ARGS__)
+
+/* Text from the job file (names, messages that echo values), escaped for
+ * the terminal this report may be printed on. */
+static const char *normal_text(const char *s, char *buf, size_t len)
+{
+	if (!s || !sb_text_needs_escape(s))
+		return s ? s : "";
+	sb_text_escape(buf, len, s);
+	return buf;
+}
 
 /* ABI 1.1 fields, with what a 1.0 host means by their absence. */
 
@@ -569,7 +580,7 @@ static void normal_depths(struct sb_env *env, const struct sb_job_result *r)
 static void normal_header(struct sb_env *env, const struct sb_job_result *r)
 {
 	unsigned jobs = normal_clone(r) == SB_ALL_CLONES ? r->numjobs : 1;
-	char when[64] = "";
+	char when[64] = "", buf[4096];
 
 	if (SB_HAS_FIELD(r, start_unix_ms) && r->start_unix_ms > 0) {
 		time_t t = (time_t)(r->start_unix_ms / 1000);
@@ -582,12 +593,14 @@ static void normal_header(struct sb_env *env, const struct sb_job_result *r)
 			when[0] = '\0';
 	}
 	NORMAL_PRINT(env, "%s: (groupid=%u, jobs=%u): err=%3d: pid=%ld%s\n",
-		     r->name, r->groupid, jobs, -r->error, (long)getpid(),
-		     when);
+		     normal_text(r->name, buf, sizeof(buf)), r->groupid, jobs,
+		     -r->error, (long)getpid(), when);
 	if (r->error && r->errmsg && *r->errmsg)
-		NORMAL_PRINT(env, "  error: %s\n", r->errmsg);
+		NORMAL_PRINT(env, "  error: %s\n",
+			     normal_text(r->errmsg, buf, sizeof(buf)));
 	if (SB_HAS_FIELD(r, description) && r->description && *r->description)
-		NORMAL_PRINT(env, "  Description  : [%s]\n", r->description);
+		NORMAL_PRINT(env, "  Description  : [%s]\n",
+			     normal_text(r->description, buf, sizeof(buf)));
 }
 
 static void normal_job(struct sb_env *env, const struct sb_run_result *res,

@@ -43,7 +43,7 @@ like "$(<o.txt)" "err= *5" "the report shows err=5 (EIO)"
 # run, so the run that goes on tells where the one that stops must stop.
 fault --faulty_error_rate=10 --faulty_seed=3 --continue_on_error=read
 is "$rc" 0 "continue_on_error=read: the job goes on after read errors"
-offs=$(sed -n 's/.*read error on j[^ ]* at offset \([0-9]*\), length 4096: Input\/output error (the job goes on).*/\1/p' <<<"$err")
+offs=$(sed -n 's/.*read error on j[^ ]* at offset \([0-9]*\), length 4096: Input\/output error (EIO) (the job goes on).*/\1/p' <<<"$err")
 n=$(grep -c . <<<"$offs")
 ok "each error is a warning (the job goes on): $n of them, 1 to 9" test "$n" -ge 1 -a "$n" -le 9
 is "$(errors)" "$n" "the report's errors: count matches the $n warnings"

@@ -35,6 +35,13 @@ static int tail_report(struct sb_env *env)
 	sb_test_trap("report");
 }
 
+static int tail_check(struct sb_env *env, const char **option)
+{
+	(void)env;
+	(void)option;
+	sb_test_trap("check");
+}
+
 static const struct sb_engine_ops tail_engine_ops = {
 	.size = SB_TEST_SIZE_TO(struct sb_engine_ops, queue),
 	.flags = SB_ENGINE_NO_FILES | SB_ENGINE_NO_DATA,
@@ -43,6 +50,7 @@ static const struct sb_engine_ops tail_engine_ops = {
 	.getevents = tail_getevents,
 	.event = tail_event,
 	.report = tail_report,
+	.check = tail_check,
 };
 
 SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "tail_engine",

@@ -1,7 +1,7 @@
 /*
  * A correct generator whose ops table, by its size, ends with next; the
- * cleanup hook past that size is a trap the host must never reach. It
- * yields one read of the job's bs, then ends.
+ * cleanup and check hooks past that size are traps the host must never reach.
+ * It yields one read of the job's bs, then ends.
  */
 #include "sb_test_plugin.h"
 
@@ -30,11 +30,19 @@ static void tail_gen_cleanup(struct sb_env *env)
 	sb_test_trap("cleanup");
 }
 
+static int tail_gen_check(struct sb_env *env, const char **option)
+{
+	(void)env;
+	(void)option;
+	sb_test_trap("check");
+}
+
 static const struct sb_generator_ops tail_gen_ops = {
 	.size = SB_TEST_SIZE_TO(struct sb_generator_ops, next),
 	.state_size = sizeof(struct tail_gen_state),
 	.next = tail_gen_next,
 	.cleanup = tail_gen_cleanup,
+	.check = tail_gen_check,
 };
 
 SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "tail_gen",

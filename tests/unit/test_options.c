@@ -1,4 +1,5 @@
 /* Option tables: value syntax, defaults, ranges, messages. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +18,16 @@ struct demo {
 	char *password;
 	int mode;
 	double ratio;
+	int64_t level;
 };
 
 static const char *const demo_modes[] = {"fast", "slow", NULL};
+
+static const struct sb_opt_symbol demo_levels[] = {
+	{"low", 1},
+	{"high", 9},
+	{NULL, 0},
+};
 
 static const struct sb_option demo_opts[] = {
 	{.name = "flag",
@@ -55,6 +63,12 @@ static const struct sb_option demo_opts[] = {
 	{.name = "ratio",
 	 .type = SB_OPT_FLOAT,
 	 .offset = offsetof(struct demo, ratio)},
+	{.name = "level",
+	 .type = SB_OPT_INT,
+	 .symbols = demo_levels,
+	 .min = 1,
+	 .max = 9,
+	 .offset = offsetof(struct demo, level)},
 	SB_OPTION_END,
 };
 
@@ -64,7 +78,7 @@ int main(void)
 	struct demo d;
 	const struct sb_option *o;
 
-	plan(23);
+	plan(27);
 
 	/* Defaults and parsing through a table. */
 	memset(&d, 0, sizeof(d));
@@ -124,6 +138,20 @@ int main(void)
 	is_string(d.text, "second", "last value wins");
 	sb_opt_free(demo_opts, &d);
 	ok(d.text == NULL && d.password == NULL, "free clears strings");
+
+	/* An int that takes names (ABI 1.2): the range holds for both. */
+	o = sb_opt_find(demo_opts, "level");
+	ok(sb_opt_parse(&ctx, o, &d, "HIGH", "t.fio:5") == 0 && d.level == 9,
+	   "a name stands for its value, whatever its case");
+	ok(sb_opt_parse(&ctx, o, &d, "4", "t.fio:5") == 0 && d.level == 4,
+	   "a number in the range is taken too");
+	ok(sb_opt_parse(&ctx, o, &d, "10", "t.fio:5") == -ERANGE,
+	   "a number out of the range is not");
+	sb_opt_parse(&ctx, o, &d, "medium", "t.fio:5");
+	is_string(ctx.err,
+		  "t.fio:5: invalid value 'medium' for level (one of: low, "
+		  "high; or a number from 1 to 9)",
+		  "an unknown name lists the names and the range");
 
 	/* The core's own table: fio's defaults. */
 	{

@@ -7,8 +7,10 @@
  * only does it.
  *
  * Life of an engine in one job (thread in brackets):
- *   setup      [main]    once per job, before workers: validate options,
- *                        probe the target. env->state is NULL.
+ *   check      [main]    when the job is parsed (ABI 1.2): refuse options
+ *                        that do not go together. Nothing is opened.
+ *   setup      [main]    once per job, before workers: probe the target.
+ *                        env->state is NULL.
  *   init       [worker]  per clone: connect, log in, allocate rings.
  *   open_file  [worker]  per file; the engine sets f->real_size.
  *   queue ... commit ... getevents/event   [worker] the I/O loop
@@ -156,6 +158,17 @@ struct sb_engine_ops {
 	int (*report)(struct sb_env *env);
 	/* ABI 1.1, optional: remove the file (unlink=1), after close_file. */
 	int (*unlink_file)(struct sb_env *env, struct sb_file *f);
+	/*
+	 * ABI 1.2, optional [main thread, parse phase]: refuse options that
+	 * the table's types, ranges and choices cannot: one option against
+	 * another or against the job (hipri without direct=1). env->opts
+	 * and env->job are set, env->state is NULL; look, do not touch: no
+	 * file, device or server is opened here (--parse-only runs it).
+	 * Return 0, or host->error()'s code with *option set to the name of
+	 * the option at fault (a static string; NULL: the job as a whole),
+	 * so the host names its file:line. The job is bad input: exit 2.
+	 */
+	int (*check)(struct sb_env *env, const char **option);
 };
 
 #ifdef __cplusplus

@@ -40,6 +40,9 @@ struct sb_generator_ops {
 	/* Required: 0 with *spec filled, SB_GEN_END, or a negative error. */
 	int (*next)(struct sb_env *env, struct sb_io_spec *spec);
 	void (*cleanup)(struct sb_env *env);
+	/* ABI 1.2, optional: check the options when the job is parsed, as
+	 * struct sb_engine_ops.check does (engine.h). */
+	int (*check)(struct sb_env *env, const char **option);
 };
 
 #ifdef __cplusplus

@@ -42,6 +42,15 @@ enum sb_opt_type {
 #define SB_OPTF_HIDDEN 0x1u /* accepted, but not listed by --cmdhelp */
 
 /*
+ * ABI 1.2: a name an SB_OPT_INT option takes in place of a number
+ * (errno=ENOSPC). A list of them ends with a NULL name.
+ */
+struct sb_opt_symbol {
+	const char *name;
+	int64_t value;
+};
+
+/*
  * One option. Tables are arrays, so this structure's size is fixed for the
  * whole ABI major: later minors give meaning to `reserved` (which a plugin
  * leaves zero by using designated initializers) instead of growing it.
@@ -58,9 +67,14 @@ struct sb_option {
 	int64_t max;
 	const char *help;	    /* one line, for --cmdhelp/--enghelp */
 	const char *const *choices; /* SB_OPT_ENUM: NULL-terminated names */
-	uint64_t unit;		 /* SB_OPT_TIME: SB_UNIT_*; 0 means seconds */
-	unsigned flags;		 /* SB_OPTF_* */
-	const void *reserved[3]; /* zero */
+	uint64_t unit;	/* SB_OPT_TIME: SB_UNIT_*; 0 means seconds */
+	unsigned flags; /* SB_OPTF_* */
+	/* ABI 1.2, SB_OPT_INT only: names the value may be given by,
+	 * matched without regard to case, or NULL for numbers only. The
+	 * range applies to the value a name stands for, so a table can say
+	 * "a name from this list or a number from min to max" on its own. */
+	const struct sb_opt_symbol *symbols;
+	const void *reserved[2]; /* zero */
 };
 
 /* A table ends with an entry whose name is NULL. */

@@ -20,6 +20,6 @@
 #define SB_VERSION_STRING "0.1.0"
 
 #define SB_ABI_MAJOR 1
-#define SB_ABI_MINOR 1
+#define SB_ABI_MINOR 2
 
 #endif

@@ -39,6 +39,10 @@ static void detail(const struct sb_option *o)
 		for (int i = 0; o->choices[i]; i++)
 			printf("%20s: %s\n", i ? "" : "valid values",
 			       o->choices[i]);
+	for (const struct sb_opt_symbol *y = o->symbols;
+	     o->type == SB_OPT_INT && y && y->name; y++)
+		printf("%20s: %s (%lld)\n", y == o->symbols ? "names" : "",
+		       y->name, (long long)y->value);
 }
 
 static void known_detail(const struct sb_known_opt *k)

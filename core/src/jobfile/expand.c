@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../util/msg.h"
 #include "jobfile.h"
 
 int sb_sysinfo_init(struct sb_sysinfo *si)
@@ -138,11 +139,12 @@ static int calc(struct buf *b, char *err, size_t errlen)
 		return 0;
 	rc = sb_bc_eval(eq + 1, num, sizeof(num), why, sizeof(why));
 	if (rc) {
-		snprintf(err, errlen,
-			 "cannot evaluate '%s': %s (fio hands a value that "
-			 "uses $ncpus, $mb_memory or $pagesize with + - * / "
-			 "to bc)",
-			 eq + 1, why);
+		sb_msg_format(
+			err, errlen,
+			"cannot evaluate '%s': %s (fio hands a value that "
+			"uses $ncpus, $mb_memory or $pagesize with + - * / "
+			"to bc)",
+			eq + 1, why);
 		return rc;
 	}
 	rc = buf_add(&out, b->p, (size_t)(eq + 1 - b->p));

@@ -9,7 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <storbench/text.h>
+
 #include "../sb_ctx.h"
+#include "../util/msg.h"
 #include "../util/str.h"
 #include "expand.h"
 
@@ -318,7 +321,7 @@ static int fail(struct reader *r, const struct frame *f, unsigned col, int code,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sb_msg_vformat(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	for (const struct frame *up = f->up; up; up = up->up) {
 		char one[SB_WHERE_MAX + 32];
@@ -781,6 +784,39 @@ struct show {
 	void *arg;
 };
 
+/*
+ * A value as the command line has it. One with control characters (ESC
+ * would drive the terminal the command is printed on) is written in bash's
+ * $'...' form, which escapes them and gives the same bytes back when the
+ * command is pasted; any other stays as fio prints it.
+ */
+static void show_value(FILE *out, const char *v)
+{
+	if (!sb_text_needs_escape(v)) {
+		fputs(v, out);
+		return;
+	}
+	fputs("$'", out);
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		char one[2] = {(char)*p, '\0'}, esc[8];
+
+		if (*p == '\\' || *p == '\'') {
+			fprintf(out, "\\%c", *p);
+		} else if (*p >= 0x80) {
+			/* C1 controls are two bytes in UTF-8: escape both. */
+			if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+				fprintf(out, "\\x%02x\\x%02x", p[0], p[1]);
+				p++;
+			} else
+				fputc(*p, out);
+		} else {
+			sb_text_escape(esc, sizeof(esc), one);
+			fputs(esc, out);
+		}
+	}
+	fputc('\'', out);
+}
+
 static void show_kv(const struct show *sh, const struct sb_kv *kv)
 {
 	/* fio quotes this one value, as it may hold blanks. */
@@ -789,9 +825,11 @@ static void show_kv(const struct show *sh, const struct sb_kv *kv)
 
 	if (kv->value && sh->is_secret && sh->is_secret(kv->key, sh->arg))
 		fprintf(out, "--%s=<secret> ", kv->key);
-	else if (kv->value)
-		fprintf(out, "--%s=%s%s%s ", kv->key, q, kv->value, q);
-	else
+	else if (kv->value) {
+		fprintf(out, "--%s=%s", kv->key, q);
+		show_value(out, kv->value);
+		fprintf(out, "%s ", q);
+	} else
 		fprintf(out, "--%s ", kv->key);
 }
 
@@ -812,7 +850,9 @@ int sb_jobset_showcmd(const struct sb_jobset *set, FILE *out,
 				fputs("fio ", out);
 			started = 1;
 			if (j->name) {
-				fprintf(out, "--name=%s ", j->name);
+				fputs("--name=", out);
+				show_value(out, j->name);
+				fputc(' ', out);
 				for (unsigned i = 0; kv && i < j->ninherited;
 				     i++)
 					kv = kv->next;

@@ -81,10 +81,23 @@ static int validate_options(const struct sb_plugin_descriptor *d, char *why,
 			return fail(why, len,
 				    "option '%s' lies outside options_size",
 				    o->name);
-		if (o->reserved[0] || o->reserved[1] || o->reserved[2])
+		if (o->reserved[0] || o->reserved[1])
 			return fail(why, len,
 				    "option '%s' sets reserved fields",
 				    o->name);
+		if (o->symbols && o->type != SB_OPT_INT)
+			return fail(why, len,
+				    "option '%s' has symbols but is not an int",
+				    o->name);
+		for (const struct sb_opt_symbol *y = o->symbols; y && y->name;
+		     y++)
+			if (!*y->name ||
+			    (o->min < o->max &&
+			     (y->value < o->min || y->value > o->max)))
+				return fail(why, len,
+					    "option '%s' has a symbol that is "
+					    "empty or out of its range",
+					    o->name);
 		if (o->type == SB_OPT_ENUM && !o->choices)
 			return fail(why, len,
 				    "required field 'choices' of option '%s' "

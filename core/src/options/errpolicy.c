@@ -188,6 +188,16 @@ const char *sb_errno_name(int err)
 	return NULL;
 }
 
+void sb_strerror_named(int err, char *buf, size_t len)
+{
+	const char *name = sb_errno_name(err);
+
+	if (name)
+		snprintf(buf, len, "%s (%s)", strerror(err), name);
+	else
+		snprintf(buf, len, "%s", strerror(err));
+}
+
 int sb_coe_parse(const char *s, int *out, char *err, size_t errlen)
 {
 	static const struct {

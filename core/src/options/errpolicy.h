@@ -83,4 +83,8 @@ int sb_errno_from_name(const char *name);
 /* Canonical name for a value (11 -> "EAGAIN"), NULL if none. */
 const char *sb_errno_name(int err);
 
+/* "No space left on device (ENOSPC)" into buf: the text and the name, so a
+ * message says which errno it was in the words scripts match on. */
+void sb_strerror_named(int err, char *buf, size_t len);
+
 #endif

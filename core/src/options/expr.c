@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "options/expr.h"
+#include "util/msg.h"
 
 #define QUOTE_MAX 40
 
@@ -44,7 +45,7 @@ int sb_perr(char *err, size_t errlen, int rc, const char *fmt, ...)
 	if (!err || !errlen)
 		return rc;
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	sb_msg_vformat(err, errlen, fmt, ap);
 	va_end(ap);
 	return rc;
 }

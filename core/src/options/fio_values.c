@@ -25,6 +25,7 @@
 
 #include "options/expr.h"
 #include "options/fio_values.h"
+#include "util/msg.h"
 
 #define NS_PER_US  1000ULL
 #define DEF_ZIPF   1.1
@@ -67,7 +68,7 @@ static int bad(char *err, size_t errlen, int rc, const char *what,
 	if (!err || !errlen)
 		return rc;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	sb_msg_vformat(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return sb_perr(err, errlen, rc, "%s \"%s\": %s", what,
 		       sb_pquote(v.p, v.n, q, sizeof(q)), msg);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../sb_ctx.h"
 #include "secret.h"
@@ -85,18 +86,51 @@ static int parse_enum(const struct sb_option *o, const char *v, int *out)
 	return -EINVAL;
 }
 
-static int bad_choice(struct sb_ctx *ctx, const struct sb_option *o,
-		      const char *value, const char *where)
+/* The names a value may be given by, for a message: "EIO, ENOSPC". */
+static void list_names(char *buf, size_t len, const struct sb_option *o)
 {
-	char choices[512] = "";
 	size_t n = 0;
 
-	for (int i = 0; o->choices[i] && n < sizeof(choices); i++) {
-		int w = snprintf(choices + n, sizeof(choices) - n, "%s%s",
-				 i ? ", " : "", o->choices[i]);
+	buf[0] = '\0';
+	for (size_t i = 0; o->choices && o->choices[i] && n < len; i++) {
+		int w = snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+				 o->choices[i]);
 
 		n += w > 0 ? (size_t)w : 0;
 	}
+	for (const struct sb_opt_symbol *y = o->symbols;
+	     o->type == SB_OPT_INT && y && y->name && n < len; y++) {
+		int w = snprintf(buf + n, len - n, "%s%s",
+				 y == o->symbols ? "" : ", ", y->name);
+
+		n += w > 0 ? (size_t)w : 0;
+	}
+}
+
+static int bad_symbol(struct sb_ctx *ctx, const struct sb_option *o,
+		      const char *value, const char *where)
+{
+	char names[512];
+
+	list_names(names, sizeof(names), o);
+	if (o->min < o->max)
+		return sb_err(ctx, -EINVAL,
+			      "%s: invalid value '%s' for %s (one of: %s; or "
+			      "a number from %lld to %lld)",
+			      where, value, o->name, names, (long long)o->min,
+			      (long long)o->max);
+	return sb_err(ctx, -EINVAL,
+		      "%s: invalid value '%s' for %s (one of: %s; or a "
+		      "number)",
+		      where, value, o->name, names);
+}
+
+static int bad_choice(struct sb_ctx *ctx, const struct sb_option *o,
+		      const char *value, const char *where)
+{
+	char choices[512];
+
+	list_names(choices, sizeof(choices), o);
 	return sb_err(ctx, -EINVAL,
 		      "%s: invalid value '%s' for %s (one of: %s)", where,
 		      value, o->name, choices);
@@ -150,6 +184,12 @@ static int parse_value(const struct sb_option *o, char *field,
 		return rc;
 	}
 	case SB_OPT_INT:
+		for (const struct sb_opt_symbol *y = o->symbols; y && y->name;
+		     y++)
+			if (strcasecmp(y->name, value) == 0) {
+				memcpy(field, &y->value, sizeof(y->value));
+				return 0;
+			}
 		return sb_val_int(value, (int64_t *)(void *)field, err, len);
 	case SB_OPT_SIZE:
 		return sb_val_size(value, kb_base, (uint64_t *)(void *)field,
@@ -250,6 +290,8 @@ int sb_opt_parse_kb(struct sb_ctx *ctx, const struct sb_option *o, void *base,
 		return 0;
 	}
 	rc = parse_value(o, field, value, kb_base, err, sizeof(err));
+	if (rc && o->symbols)
+		return bad_symbol(ctx, o, value, where);
 	if (rc)
 		return sb_err(ctx, rc, "%s: invalid value '%s' for %s: %s",
 			      where, value ? value : "", o->name, err);

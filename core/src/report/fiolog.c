@@ -47,6 +47,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../util/msg.h"
+
 /* fio's latency histogram (stat.h): FIO_IO_U_PLAT_BITS 6, 64 bins a
  * group, FIO_IO_U_PLAT_GROUP_NR 29 groups. */
 #define PLAT_BITS     6
@@ -342,8 +344,8 @@ static void set_err(char *err, size_t errlen, const char *what,
 		    const char *name, int e)
 {
 	if (err && errlen)
-		snprintf(err, errlen, "cannot %s log file %s: %s", what, name,
-			 strerror(e));
+		sb_msg_format(err, errlen, "cannot %s log file %s: %s", what,
+			      name, strerror(e));
 }
 
 static void free_log(struct sb_fiolog *l)

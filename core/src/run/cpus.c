@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../util/msg.h"
 #include "../util/str.h"
 
 /* Beyond 9 digits a CPU number cannot fit any limit and might not fit the
@@ -44,10 +45,10 @@ static int beyond(const char *opt, const char *s, unsigned long cpu,
 		  unsigned ncpus, char *err, size_t errlen)
 {
 	if (cpu >= SB_CPUS_MAX)
-		snprintf(err, errlen,
-			 "%s=%s: CPU %lu is beyond the %d CPUs storbench "
-			 "supports",
-			 opt, s, cpu, SB_CPUS_MAX);
+		sb_msg_format(err, errlen,
+			      "%s=%s: CPU %lu is beyond the %d CPUs storbench "
+			      "supports",
+			      opt, s, cpu, SB_CPUS_MAX);
 	else
 		snprintf(
 			err, errlen,
@@ -97,9 +98,10 @@ static int parse_entry(const char *s, const char *b, const char *e,
 	sb_trim_blanks(&lb, &le);
 	if (!dash) {
 		if (!cpu_number(lb, le, &lo)) {
-			snprintf(err, errlen,
-				 "cpus_allowed=%s: %.*s is not a CPU number", s,
-				 len, b);
+			sb_msg_format(
+				err, errlen,
+				"cpus_allowed=%s: %.*s is not a CPU number", s,
+				len, b);
 			return -EINVAL;
 		}
 		hi = lo;
@@ -109,18 +111,19 @@ static int parse_entry(const char *s, const char *b, const char *e,
 		sb_trim_blanks(&rb, &re);
 		if (!cpu_number(lb, le, &lo) || !cpu_number(rb, re, &hi) ||
 		    lo > hi) {
-			snprintf(err, errlen, "cpus_allowed=%s: bad range %.*s",
-				 s, len, b);
+			sb_msg_format(err, errlen,
+				      "cpus_allowed=%s: bad range %.*s", s, len,
+				      b);
 			return -EINVAL;
 		}
 	}
 	/* Name the first CPU out of bounds, as fio does walking the range. */
 	limit = ncpus < SB_CPUS_MAX ? ncpus : SB_CPUS_MAX;
 	if (lo == ULONG_MAX) {
-		snprintf(err, errlen,
-			 "cpus_allowed=%s: CPU %.*s is beyond the %d CPUs "
-			 "storbench supports",
-			 s, (int)(le - lb), lb, SB_CPUS_MAX);
+		sb_msg_format(err, errlen,
+			      "cpus_allowed=%s: CPU %.*s is beyond the %d CPUs "
+			      "storbench supports",
+			      s, (int)(le - lb), lb, SB_CPUS_MAX);
 		return -EINVAL;
 	}
 	if (hi >= limit)
@@ -160,8 +163,9 @@ int sb_cpus_parse_list_n(const char *s, unsigned ncpus, struct sb_cpus *out,
 			 * rest ("0,,1" is CPU 0 only); refuse instead, unless
 			 * nothing follows (a trailing comma). */
 			if (comma && !only_blanks_and_commas(comma + 1, end)) {
-				snprintf(err, errlen,
-					 "cpus_allowed=%s: empty entry", s);
+				sb_msg_format(err, errlen,
+					      "cpus_allowed=%s: empty entry",
+					      s);
 				return -EINVAL;
 			}
 			break;
@@ -175,7 +179,7 @@ int sb_cpus_parse_list_n(const char *s, unsigned ncpus, struct sb_cpus *out,
 	}
 	bits_to_set(&bits, out);
 	if (!out->n) {
-		snprintf(err, errlen, "cpus_allowed=%s: no CPUs given", s);
+		sb_msg_format(err, errlen, "cpus_allowed=%s: no CPUs given", s);
 		return -EINVAL;
 	}
 	return 0;
@@ -222,16 +226,17 @@ int sb_cpus_parse_mask_n(const char *s, unsigned ncpus, struct sb_cpus *out,
 		if (d < 0)
 			goto not_a_number;
 		if (v > (UINT64_MAX - (uint64_t)d) / base) {
-			snprintf(err, errlen,
-				 "cpumask=%s: more than 64 bits; use "
-				 "cpus_allowed",
-				 s);
+			sb_msg_format(err, errlen,
+				      "cpumask=%s: more than 64 bits; use "
+				      "cpus_allowed",
+				      s);
 			return -EINVAL;
 		}
 		v = v * base + (uint64_t)d;
 	}
 	if (!v) {
-		snprintf(err, errlen, "cpumask=%s: no CPUs in the mask", s);
+		sb_msg_format(err, errlen, "cpumask=%s: no CPUs in the mask",
+			      s);
 		return -EINVAL;
 	}
 	/* Lowest offending bit first, as fio reports it. */
@@ -246,8 +251,8 @@ int sb_cpus_parse_mask_n(const char *s, unsigned ncpus, struct sb_cpus *out,
 	return 0;
 
 not_a_number:
-	snprintf(err, errlen, "cpumask=%s: not a number (decimal or 0x hex)",
-		 s);
+	sb_msg_format(err, errlen,
+		      "cpumask=%s: not a number (decimal or 0x hex)", s);
 	return -EINVAL;
 }
 

@@ -9,7 +9,9 @@
 
 #include <storbench/version.h>
 
+#include "../options/errpolicy.h"
 #include "../stats/hist.h"
+#include "../util/msg.h"
 #include "../util/str.h"
 
 struct sb_block {
@@ -71,13 +73,29 @@ static void host_log(struct sb_handle *h, enum sb_log_level level,
 	va_end(ap);
 }
 
+/* A plugin's "cannot open F: Read-only file system" gets the errno's name
+ * too, as the host's own messages have it: "... (EROFS)". */
+static void name_errno(char *msg, size_t size, int code)
+{
+	const char *text = strerror(code < 0 ? -code : code);
+	const char *name = sb_errno_name(code < 0 ? -code : code);
+	size_t n = strlen(msg), t = strlen(text);
+	char named[SB_ERRMSG_MAX];
+
+	if (!name || n < t || strcmp(msg + n - t, text) != 0)
+		return;
+	sb_msg_format(named, sizeof(named), "%s (%s)", msg, name);
+	sb_strlcpy(msg, named, size);
+}
+
 static int host_error(struct sb_handle *h, int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(h->err, sizeof(h->err), fmt, ap);
+	sb_msg_vformat(h->err, sizeof(h->err), fmt, ap);
 	va_end(ap);
+	name_errno(h->err, sizeof(h->err), code);
 	h->err_code = code;
 	return code;
 }

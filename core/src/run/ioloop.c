@@ -7,7 +7,11 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "../util/msg.h"
 
 #include "contract.h"
 
@@ -71,22 +75,43 @@ static int policy(struct sb_worker *w, int kind, int err, const char *msg)
 	return 0;
 }
 
+/*
+ * A write to a descriptor the engine could open only read-only fails with
+ * EBADF: the file helpers fall back to O_RDONLY so that read jobs run on
+ * read-only files. EBADF names the symptom; why the file cannot be written
+ * (EROFS, EACCES, EPERM) is the error that matters, and it is what fio
+ * reports, as fio opens a write job's file for writing or not at all.
+ */
+static int real_errno(const struct sb_io *io, int err)
+{
+	int fl;
+
+	if (err != EBADF || io->ddir == SB_DDIR_READ || io->file->fd < 0 ||
+	    !io->file->path)
+		return err;
+	fl = fcntl(io->file->fd, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) != O_RDONLY ||
+	    faccessat(AT_FDCWD, io->file->path, W_OK, AT_EACCESS) == 0)
+		return err;
+	return errno ? errno : err;
+}
+
 static int io_error(struct sb_worker *w, const struct sb_io *io)
 {
-	char why[128], msg[SB_ERRMSG_MAX];
-	int err = io->result < 0 ? (int)-io->result : EIO;
+	char why[160], msg[SB_ERRMSG_MAX];
+	int err = io->result < 0 ? real_errno(io, (int)-io->result) : EIO;
 
 	if (io->result < 0)
-		snprintf(why, sizeof(why), "%s", strerror(err));
+		sb_strerror_named(err, why, sizeof(why));
 	else
 		snprintf(why, sizeof(why), "short %s: %lld of %llu bytes",
 			 ddir_names[io->ddir], (long long)io->result,
 			 (unsigned long long)io->length);
-	snprintf(msg, sizeof(msg),
-		 "%s error on %s at offset %llu, length %llu: %s",
-		 ddir_names[io->ddir], io->file->path,
-		 (unsigned long long)io->offset, (unsigned long long)io->length,
-		 why);
+	sb_msg_format(msg, sizeof(msg),
+		      "%s error on %s at offset %llu, length %llu: %s",
+		      ddir_names[io->ddir], io->file->path,
+		      (unsigned long long)io->offset,
+		      (unsigned long long)io->length, why);
 	return policy(w, io->ddir == SB_DDIR_READ ? 0 : 1, err, msg);
 }
 
@@ -98,11 +123,11 @@ static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
 	if (!sb_verify_check(&w->rj->cfg.vcfg, s->io.buf, s->io.length,
 			     s->io.offset, s->vseed, why, sizeof(why)))
 		return 0;
-	snprintf(msg, sizeof(msg), "verify failed on %s: %s", s->io.file->path,
-		 why);
+	sb_msg_format(msg, sizeof(msg), "verify failed on %s: %s",
+		      s->io.file->path, why);
 	w->dir[SB_DDIR_READ].errors++;
 	if (!w->verify_bad++)
-		snprintf(w->vfirst, sizeof(w->vfirst), "%s", msg);
+		sb_msg_format(w->vfirst, sizeof(w->vfirst), "%s", msg);
 	return policy(w, 2, EILSEQ, msg);
 }
 

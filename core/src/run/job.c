@@ -515,6 +515,22 @@ static int check_values(struct sb_ctx *ctx, struct sb_runjob *rj)
 	return 0;
 }
 
+/* fio 3.33 (fixup_options) says time_based needs a runtime, drops
+ * time_based and runs the job by its size; without this the job would wrap
+ * around its file for ever. */
+static void settle_time_based(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const struct sb_kv *kv = sb_jobdef_get(rj->def, "time_based");
+
+	if (!rj->opts.time_based || rj->opts.runtime_ns)
+		return;
+	sb_log(ctx, SB_LOG_WARN, NULL,
+	       "%s: job %s: time_based requires a runtime (runtime= is 0 or "
+	       "unset): the job runs by its size, as fio does",
+	       kv ? kv->where : rj->def->where, rj->def->name);
+	rj->opts.time_based = 0;
+}
+
 /* fio: when both rwmixread and rwmixwrite are given, the later wins. */
 static void settle_rwmix(struct sb_runjob *rj)
 {
@@ -534,6 +550,36 @@ static const int sync_of[] = {0, 0, 1, 1, 2};
 static const int fallocate_of[] = {
 	SB_FALLOC_NONE,	    SB_FALLOC_NATIVE, SB_FALLOC_POSIX, SB_FALLOC_KEEP,
 	SB_FALLOC_TRUNCATE, SB_FALLOC_NONE,   SB_FALLOC_POSIX};
+
+/*
+ * A plugin's own check of its options (ABI 1.2), in the parse phase like
+ * the table's: --parse-only runs it, and what it refuses is bad input at
+ * the option's file:line, not a job that fails once it has started.
+ */
+static int check_plugin(struct sb_ctx *ctx, struct sb_runjob *rj,
+			const struct sb_plugin *p,
+			int (*check)(struct sb_env *, const char **),
+			void *opts)
+{
+	const char *option = NULL;
+	struct sb_handle h;
+	struct sb_env env;
+	int rc;
+
+	if (!check)
+		return 0;
+	sb_handle_init(&h, ctx, p->desc->name);
+	sb_env_init(&env, &h, opts, NULL, &rj->job, 0);
+	rc = check(&env, &option);
+	if (rc)
+		/* A positive return breaks the contract; it still refuses. */
+		sb_err(ctx, rc < 0 ? rc : -EINVAL, "%s: job %s: %s: %s",
+		       option ? where_of(rj, option) : rj->def->where,
+		       rj->def->name, p->desc->name,
+		       sb_handle_errmsg(&h, rc < 0 ? rc : -EINVAL));
+	sb_handle_release(&h);
+	return rc < 0 ? rc : rc ? -EINVAL : 0;
+}
 
 static void fill_job_facts(struct sb_runjob *rj)
 {
@@ -594,6 +640,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		    strcmp(kv->key, "name") != 0)
 			rc = plugin_option(ctx, rj, kv);
 	if (!rc)
+		settle_time_based(ctx, rj);
+	if (!rc)
 		rc = check_values(ctx, rj);
 	if (!rc)
 		rc = settle_cfg(ctx, rj);
@@ -623,6 +671,19 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		       "runs as iodepth=1",
 		       def->name, rj->engine->desc->name,
 		       (long long)rj->opts.iodepth);
+	/* The plugins' own checks first: theirs say why. */
+	fill_job_facts(rj);
+	rc = check_plugin(ctx, rj, rj->engine,
+			  SB_HAS_FIELD(rj->eops, check) ? rj->eops->check
+							: NULL,
+			  rj->engine_opts);
+	if (!rc && rj->gen)
+		rc = check_plugin(
+			ctx, rj, rj->gen,
+			SB_HAS_FIELD(rj->gops, check) ? rj->gops->check : NULL,
+			rj->gen_opts);
+	if (rc)
+		return rc;
 	if (!rj->opts.size.bytes && (rj->eops->flags & SB_ENGINE_NO_FILES))
 		return sb_err(ctx, -EINVAL,
 			      "%s: job %s: size= (in bytes) is required with "
@@ -635,7 +696,6 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 			ctx, -EOPNOTSUPP, "%s: engine %s cannot do direct=1",
 			d ? d->where : def->where, rj->engine->desc->name);
 	}
-	fill_job_facts(rj);
 	return 0;
 }
 
@@ -650,6 +710,7 @@ void sb_runjob_free(struct sb_runjob *rj)
 	sb_opt_free(sb_core_options, &rj->opts);
 	sb_facts_free(&rj->facts);
 	free_cfg(&rj->cfg);
+	free(rj->found_sizes);
 	sb_runjob_results_free(rj);
 	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)
 		sb_worker_free(&rj->workers[i]);

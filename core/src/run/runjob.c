@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../loader/loader.h"
+#include "../util/msg.h"
 #include "../util/str.h"
 #include "guard_paths.h"
 #include "hostinfo.h"
@@ -16,8 +17,8 @@ static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 	if (rj->error)
 		return;
 	rj->error = code < 0 ? code : -EIO;
-	snprintf(rj->errmsg, sizeof(rj->errmsg), "job %s: %s", rj->def->name,
-		 msg);
+	sb_msg_format(rj->errmsg, sizeof(rj->errmsg), "job %s: %s",
+		      rj->def->name, msg);
 }
 
 /* fio lays files out before a job that reads them (so reads read real
@@ -42,10 +43,18 @@ static int lay_out(struct sb_runjob *rj)
 	if (!needs_layout(rj))
 		return 0;
 	lw = calloc(1, sizeof(*lw));
-	if (!lw) {
+	rj->nfound_sizes =
+		(rj->cfg.nnames ? 1 : rj->job.numjobs) *
+		(rj->cfg.nnames ? rj->cfg.nnames : (unsigned)rj->opts.nrfiles);
+	rj->found_sizes = calloc(rj->nfound_sizes ? rj->nfound_sizes : 1,
+				 sizeof(*rj->found_sizes));
+	if (!lw || !rj->found_sizes) {
+		free(lw);
 		job_fail(rj, -ENOMEM, "laying out: out of memory");
 		return -ENOMEM;
 	}
+	for (unsigned i = 0; i < rj->nfound_sizes; i++)
+		rj->found_sizes[i] = SB_SIZE_UNSEEN;
 	for (unsigned i = 0; i < rj->job.numjobs && !rc; i++) {
 		if (i && rj->cfg.nnames)
 			break;
@@ -57,8 +66,8 @@ static int lay_out(struct sb_runjob *rj)
 		if (rc) {
 			char msg[SB_ERRMSG_MAX];
 
-			snprintf(msg, sizeof(msg), "laying out: %s",
-				 lw->errmsg);
+			sb_msg_format(msg, sizeof(msg), "laying out: %s",
+				      lw->errmsg);
 			job_fail(rj, rc, msg);
 		}
 		sb_worker_free(lw);
@@ -130,8 +139,9 @@ void sb_runjob_start(struct sb_runjob *rj)
 		if (rc) {
 			char msg[SB_ERRMSG_MAX];
 
-			snprintf(msg, sizeof(msg), "%s setup: %s", rj->mh.who,
-				 sb_handle_errmsg(&rj->mh, rc));
+			sb_msg_format(msg, sizeof(msg), "%s setup: %s",
+				      rj->mh.who,
+				      sb_handle_errmsg(&rj->mh, rc));
 			job_fail(rj, rc, msg);
 			return;
 		}
@@ -198,8 +208,9 @@ int sb_runjob_wait(struct sb_runjob *rj)
 		if (rc) {
 			char msg[SB_ERRMSG_MAX];
 
-			snprintf(msg, sizeof(msg), "%s report: %s", rj->mh.who,
-				 sb_handle_errmsg(&rj->mh, rc));
+			sb_msg_format(msg, sizeof(msg), "%s report: %s",
+				      rj->mh.who,
+				      sb_handle_errmsg(&rj->mh, rc));
 			job_fail(rj, rc, msg);
 		}
 	}

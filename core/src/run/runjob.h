@@ -67,6 +67,8 @@ struct sb_job_cfg {
 	struct sb_range filesize; /* max 0: not set */
 };
 
+#define SB_SIZE_UNSEEN UINT64_MAX
+
 struct sb_runjob {
 	struct sb_ctx *ctx;
 	const struct sb_jobdef *def;
@@ -82,6 +84,11 @@ struct sb_runjob {
 	unsigned groupid;
 	unsigned jobnum_base; /* fio's thread number of clone 0 (1-based) */
 	struct sb_job_cfg cfg;
+	/* [clone * files + file] (clone 0 only with filename=): the sizes
+	 * the layout found before it wrote, for the clones' offset=N%;
+	 * SB_SIZE_UNSEEN for a file it did not open. */
+	uint64_t *found_sizes;
+	unsigned nfound_sizes;
 
 	/* Results, filled by sb_runjob_wait(); allocated when the job starts,
 	 * as a prepared job waiting its turn needs no histograms. */
@@ -173,6 +180,10 @@ struct sb_wfile {
 	char *path;	     /* f.path; owned here */
 	uint64_t size_share; /* bytes of the file the job covers; 0: as found */
 	uint64_t io_share;   /* bytes of I/O per loop; 0: the region */
+	/* The size the file had before the job laid it out (0: missing),
+	 * which offset=N% is a share of, as in fio; set at the first open. */
+	uint64_t found_size;
+	int found;
 	struct sb_pattern pat;
 	int open;	 /* open_file succeeded; close owed */
 	int state;	 /* enum sb_wfile_state */

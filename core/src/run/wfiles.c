@@ -153,11 +153,13 @@ static uint64_t bytes_of(const struct sb_size_pct *v, uint64_t whole)
 	return whole;
 }
 
-/* offset= plus offset_increment= for this clone, against the file's size. */
+/* offset= plus offset_increment= for this clone, against the file's size
+ * before the job: fio 3.33 resolves a percentage before it lays the file
+ * out, so offset=50% of a file that does not exist yet is 0. */
 uint64_t sb_wfile_base(const struct sb_worker *w, const struct sb_wfile *f)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
-	uint64_t real = f->f.real_size, base = 0;
+	uint64_t real = f->found ? f->found_size : f->f.real_size, base = 0;
 
 	if (o->offset.bytes || o->offset.pct > 0)
 		base = bytes_of(&o->offset, real);
@@ -185,6 +187,33 @@ uint64_t sb_wfile_span(const struct sb_worker *w, const struct sb_wfile *f)
 	return pct < rest ? pct : rest;
 }
 
+/* Where the layout keeps file i's size before it for the clone that runs
+ * after it (SB_SIZE_UNSEEN if the layout never opened it), or NULL when
+ * nothing was laid out. */
+static uint64_t *found_slot(const struct sb_worker *w, unsigned i)
+{
+	const struct sb_runjob *rj = w->rj;
+	size_t k = (rj->cfg.nnames ? 0 : (size_t)w->idx * w->nfiles) + i;
+
+	return k < rj->nfound_sizes ? &rj->found_sizes[k] : NULL;
+}
+
+/* The first open settles the size the job found the file at. */
+static void note_found_size(struct sb_worker *w, unsigned i)
+{
+	struct sb_wfile *f = &w->files[i];
+	uint64_t *slot = found_slot(w, i);
+
+	if (f->found)
+		return;
+	f->found = 1;
+	f->found_size = f->f.real_size;
+	if (slot && w->layout)
+		*slot = f->found_size;
+	else if (slot && *slot != SB_SIZE_UNSEEN)
+		f->found_size = *slot;
+}
+
 int sb_wfile_open(struct sb_worker *w, unsigned i)
 {
 	const struct sb_engine_ops *ops = w->rj->eops;
@@ -200,6 +229,7 @@ int sb_wfile_open(struct sb_worker *w, unsigned i)
 		if (rc)
 			return sb_whook_failed(w, &w->eh, rc, "open");
 	}
+	note_found_size(w, i);
 	f->open = 1;
 	w->nopen++;
 	if (w->iolog)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../loader/loader.h"
+#include "../util/msg.h"
 #include "../util/rand.h"
 #include "contract.h"
 
@@ -22,7 +23,7 @@ int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
 	if (w->error)
 		return w->error;
 	va_start(ap, fmt);
-	vsnprintf(w->errmsg, sizeof(w->errmsg), fmt, ap);
+	sb_msg_vformat(w->errmsg, sizeof(w->errmsg), fmt, ap);
 	va_end(ap);
 	w->error = code < 0 ? code : -EIO;
 	return w->error;

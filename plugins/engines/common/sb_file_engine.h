@@ -260,10 +260,13 @@ static inline int sb_fe_open(struct sb_env *env, struct sb_file *f,
 		flags |= O_DIRECT;
 	flags |= sb_fe_sync_flag(env->job);
 	f->fd = open(f->path, flags, 0644);
-	if (f->fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM))
+	err = errno;
+	/* A file that cannot be written may still be read; when it cannot be
+	 * opened at all, why it could not be written (EROFS for a new file on
+	 * a read-only mount) says more than the read-only retry's ENOENT. */
+	if (f->fd < 0 && (err == EACCES || err == EROFS || err == EPERM))
 		f->fd = open(f->path, (flags & ~(O_RDWR | O_CREAT)) | O_RDONLY);
 	if (f->fd < 0) {
-		err = errno;
 		if (err == ENOENT && !create)
 			return env->host->error(env->handle, -err,
 						"cannot open %s: it does not "

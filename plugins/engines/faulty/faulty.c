@@ -36,10 +36,38 @@ struct faulty_opts {
 	int backend;
 	int64_t seed;
 	double error_rate;
-	char *errno_name;
+	int64_t err; /* a positive errno */
 	double short_rate;
 	uint64_t latency_ns;
 	double latency_rate;
+};
+
+/* The errors storage stacks really return, by name; faulty_errno also
+ * takes any number in its range. */
+static const struct sb_opt_symbol faulty_errnos[] = {
+	{"EIO", EIO},
+	{"ENOSPC", ENOSPC},
+	{"EDQUOT", EDQUOT},
+	{"EROFS", EROFS},
+	{"EAGAIN", EAGAIN},
+	{"EINTR", EINTR},
+	{"EBUSY", EBUSY},
+	{"ENXIO", ENXIO},
+	{"ENODEV", ENODEV},
+	{"ENOMEM", ENOMEM},
+	{"EINVAL", EINVAL},
+	{"EFBIG", EFBIG},
+	{"EPERM", EPERM},
+	{"EACCES", EACCES},
+	{"ESTALE", ESTALE},
+	{"ETIMEDOUT", ETIMEDOUT},
+	{"ECONNRESET", ECONNRESET},
+	{"EREMOTEIO", EREMOTEIO},
+	{"EILSEQ", EILSEQ},
+	{"EBADMSG", EBADMSG},
+	{"EOPNOTSUPP", EOPNOTSUPP},
+	{"ENOLINK", ENOLINK},
+	{NULL, 0},
 };
 
 static const struct sb_option faulty_options[] = {
@@ -65,15 +93,21 @@ static const struct sb_option faulty_options[] = {
 		.type = SB_OPT_FLOAT,
 		.offset = offsetof(struct faulty_opts, error_rate),
 		.def = "0",
+		.min = 0,
+		.max = 100,
 		.help = "percentage of I/Os (0-100) that fail with "
 			"faulty_errno "
 			"and move nothing",
 	},
 	{
 		.name = "faulty_errno",
-		.type = SB_OPT_STR,
-		.offset = offsetof(struct faulty_opts, errno_name),
+		.type = SB_OPT_INT,
+		.offset = offsetof(struct faulty_opts, err),
 		.def = "EIO",
+		.symbols = faulty_errnos,
+		/* Linux's errno values; the kernel's MAX_ERRNO. */
+		.min = 1,
+		.max = 4095,
 		.help = "errno of an injected error: a name (EIO, ENOSPC, "
 			"ETIMEDOUT, ...) or a number",
 	},
@@ -82,6 +116,8 @@ static const struct sb_option faulty_options[] = {
 		.type = SB_OPT_FLOAT,
 		.offset = offsetof(struct faulty_opts, short_rate),
 		.def = "0",
+		.min = 0,
+		.max = 100,
 		.help = "percentage of reads and writes (0-100) that move "
 			"fewer "
 			"bytes than asked",
@@ -100,38 +136,11 @@ static const struct sb_option faulty_options[] = {
 		.type = SB_OPT_FLOAT,
 		.offset = offsetof(struct faulty_opts, latency_rate),
 		.def = "100",
+		.min = 0,
+		.max = 100,
 		.help = "percentage of I/Os (0-100) that get faulty_latency",
 	},
 	SB_OPTION_END,
-};
-
-/* The errors storage stacks really return, by name. */
-static const struct {
-	const char *name;
-	int value;
-} faulty_errnos[] = {
-	{"EIO", EIO},
-	{"ENOSPC", ENOSPC},
-	{"EDQUOT", EDQUOT},
-	{"EROFS", EROFS},
-	{"EAGAIN", EAGAIN},
-	{"EINTR", EINTR},
-	{"EBUSY", EBUSY},
-	{"ENXIO", ENXIO},
-	{"ENODEV", ENODEV},
-	{"ENOMEM", ENOMEM},
-	{"EINVAL", EINVAL},
-	{"EFBIG", EFBIG},
-	{"EPERM", EPERM},
-	{"EACCES", EACCES},
-	{"ESTALE", ESTALE},
-	{"ETIMEDOUT", ETIMEDOUT},
-	{"ECONNRESET", ECONNRESET},
-	{"EREMOTEIO", EREMOTEIO},
-	{"EILSEQ", EILSEQ},
-	{"EBADMSG", EBADMSG},
-	{"EOPNOTSUPP", EOPNOTSUPP},
-	{"ENOLINK", ENOLINK},
 };
 
 /* Rates are applied in parts per million: exact for any rate given with up
@@ -155,57 +164,7 @@ struct faulty_state {
 	uint64_t latency_ppm;
 };
 
-/* A positive errno, or 0 when s names none. */
-static int faulty_errno_of(const char *s)
-{
-	char *end;
-	long v;
-
-	for (size_t i = 0; i < sizeof(faulty_errnos) / sizeof(faulty_errnos[0]);
-	     i++)
-		if (!strcasecmp(s, faulty_errnos[i].name))
-			return faulty_errnos[i].value;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || *end || errno || v <= 0 || v >= 4096)
-		return 0;
-	return (int)v;
-}
-
-static int faulty_check_rate(struct sb_env *env, const char *name, double r)
-{
-	/* Written so that NaN fails too. */
-	if (r >= 0.0 && r <= 100.0)
-		return 0;
-	return env->host->error(env->handle, -EINVAL,
-				"%s=%g: must be a percentage from 0 to 100",
-				name, r);
-}
-
-/* The float options have no range in the table, so they are checked here,
- * once per job, before any I/O. */
-static int faulty_setup(struct sb_env *env)
-{
-	const struct faulty_opts *o = env->opts;
-	int rc;
-
-	rc = faulty_check_rate(env, "faulty_error_rate", o->error_rate);
-	if (!rc)
-		rc = faulty_check_rate(env, "faulty_short_rate", o->short_rate);
-	if (!rc)
-		rc = faulty_check_rate(env, "faulty_latency_rate",
-				       o->latency_rate);
-	if (rc)
-		return rc;
-	if (!o->errno_name || !faulty_errno_of(o->errno_name))
-		return env->host->error(env->handle, -EINVAL,
-					"faulty_errno=%s: not an errno name "
-					"(EIO, ENOSPC, ...) or number 1-4095",
-					o->errno_name ? o->errno_name : "");
-	return 0;
-}
-
-/* pct is checked to lie in 0..100 by setup. */
+/* pct lies in 0..100: the table's range says so. */
 static uint64_t faulty_ppm(double pct)
 {
 	return (uint64_t)(pct * (double)(FAULTY_PPM / 100) + 0.5);
@@ -217,7 +176,7 @@ static int faulty_init(struct sb_env *env)
 	struct faulty_state *s = env->state;
 
 	s->rng = sb_fe_seed((uint64_t)o->seed, env->worker);
-	s->err = faulty_errno_of(o->errno_name);
+	s->err = (int)o->err;
 	s->error_ppm = faulty_ppm(o->error_rate);
 	s->short_ppm = faulty_ppm(o->short_rate);
 	s->latency_ppm = faulty_ppm(o->latency_rate);
@@ -322,7 +281,6 @@ static const struct sb_engine_ops faulty_ops = {
 	.size = sizeof(struct sb_engine_ops),
 	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct faulty_state),
-	.setup = faulty_setup,
 	.init = faulty_init,
 	.open_file = faulty_open,
 	.close_file = faulty_close,

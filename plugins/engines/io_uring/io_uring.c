@@ -228,28 +228,34 @@ static int uring_ring_init(struct sb_env *env, struct io_uring *ring,
 	return rc < 0 ? uring_setup_error(env, rc, entries, p.flags) : 0;
 }
 
-/*
- * Reject what cannot work before any worker starts, with one message: hipri
- * without O_DIRECT (the kernel only polls for direct I/O), and a ring with
- * these flags that this kernel or sandbox will not create.
- */
-static int uring_setup(struct sb_env *env)
+/* When the job is parsed: hipri without O_DIRECT cannot work, as the
+ * kernel polls only for direct I/O; a poll CPU without the poll thread is
+ * only said. */
+static int uring_check(struct sb_env *env, const char **option)
 {
 	const struct uring_opts *o = env->opts;
-	struct io_uring ring;
-	int rc;
 
-	if (o->hipri && !env->job->direct)
-		return env->host->error(
-			env->handle, -EINVAL,
-			"hipri (IORING_SETUP_IOPOLL) needs direct=1: the "
-			"kernel polls only for O_DIRECT I/O, and buffered "
-			"I/O on a polled ring fails");
 	if (o->sqthread_poll_cpu >= 0 && !o->sqthread_poll)
 		env->host->log(env->handle, SB_LOG_WARN,
 			       "sqthread_poll_cpu=%lld has no effect without "
 			       "sqthread_poll",
 			       (long long)o->sqthread_poll_cpu);
+	if (!o->hipri || env->job->direct)
+		return 0;
+	*option = "hipri";
+	return env->host->error(env->handle, -EINVAL,
+				"hipri (IORING_SETUP_IOPOLL) needs direct=1: "
+				"the kernel polls only for O_DIRECT I/O, and "
+				"buffered I/O on a polled ring fails");
+}
+
+/* Reject a ring with these flags that this kernel or sandbox will not
+ * create before any worker starts, with one message. */
+static int uring_setup(struct sb_env *env)
+{
+	struct io_uring ring;
+	int rc;
+
 	/* The workers' ring size too: the kernel caps it. */
 	rc = uring_ring_init(env, &ring, sb_ae_depth(env));
 	if (rc)
@@ -741,6 +747,7 @@ static const struct sb_engine_ops uring_ops = {
 	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct uring_state),
 	.setup = uring_setup,
+	.check = uring_check,
 	.init = uring_init,
 	.cleanup = uring_cleanup,
 	.open_file = uring_open_file,

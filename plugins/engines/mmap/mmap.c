@@ -85,16 +85,17 @@ struct mmap_state {
 	int dirty_unmapped; /* a written mapping was dropped since a sync */
 };
 
-static int mmap_setup(struct sb_env *env)
+static int mmap_check(struct sb_env *env, const char **option)
 {
-	if (env->job->direct)
-		return env->host->error(
-			env->handle, -EINVAL,
-			"direct=1: a mapped file is always read and written "
-			"through the page cache, so mmap cannot do direct I/O "
-			"(fio accepts direct=1 here but only adds an msync per "
-			"I/O); use psync, pvsync2 or libaio for direct I/O");
-	return 0;
+	if (!env->job->direct)
+		return 0;
+	*option = "direct";
+	return env->host->error(
+		env->handle, -EINVAL,
+		"direct=1: a mapped file is always read and written "
+		"through the page cache, so mmap cannot do direct I/O "
+		"(fio accepts direct=1 here but only adds an msync per "
+		"I/O); use psync, pvsync2 or libaio for direct I/O");
 }
 
 static int mmap_init(struct sb_env *env)
@@ -326,7 +327,7 @@ static const struct sb_engine_ops mmap_ops = {
 	.size = sizeof(struct sb_engine_ops),
 	.flags = SB_ENGINE_TRIM,
 	.state_size = sizeof(struct mmap_state),
-	.setup = mmap_setup,
+	.check = mmap_check,
 	.init = mmap_init,
 	.open_file = mmap_open,
 	.close_file = mmap_close,

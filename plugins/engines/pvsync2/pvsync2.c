@@ -71,9 +71,12 @@ struct pvsync2_state {
 	uint64_t rng;
 };
 
-static int pvsync2_setup(struct sb_env *env)
+/* When the job is parsed, with the other options it goes with. */
+static int pvsync2_check(struct sb_env *env, const char **option)
 {
 	const struct pvsync2_opts *o = env->opts;
+
+	(void)option;
 
 	/* fio passes the flag regardless, and so does this engine, so that a
 	 * fio job file means the same here; the note saves a user from
@@ -144,7 +147,7 @@ static const struct sb_engine_ops pvsync2_ops = {
 	.size = sizeof(struct sb_engine_ops),
 	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct pvsync2_state),
-	.setup = pvsync2_setup,
+	.check = pvsync2_check,
 	.init = pvsync2_init,
 	.open_file = pvsync2_open,
 	.close_file = pvsync2_close,

@@ -34,7 +34,7 @@
  * this value, so keep the two equal.
  */
 #ifndef SB_PLUGIN_VERSION
-#define SB_PLUGIN_VERSION "1.1.0"
+#define SB_PLUGIN_VERSION "1.2.0"
 #endif
 
 /*
@@ -82,22 +82,31 @@ struct skeleton_state {
 };
 
 /*
- * setup [main thread, once per job, before any worker starts]: reject a job
- * the engine cannot run, so the user gets one clear message instead of one
- * failure per worker. env->state is NULL here; env->opts and env->job are set.
- * On error, host->error() records the message (the host adds the plugin's
- * name) and returns the code to pass back.
+ * check [main thread, when the job is parsed; ABI 1.2, optional]: refuse
+ * options that do not go together, or do not fit the job, in the parse
+ * phase, so --parse-only finds them and the user gets bad input (exit 2)
+ * at the option's file:line instead of a job that fails once started. The
+ * option table already checks types, ranges and names; this is for what a
+ * table cannot say. env->opts and env->job are set, env->state is NULL.
+ * Look only: nothing may be opened or connected here. That is setup's
+ * [main thread, once per job, before any worker starts], where an engine
+ * with a server or device probes it, so a user gets one clear message
+ * instead of one per worker; memory needs no probe, so this one has none.
+ * On error, name the option at fault in *option (a static string; leave it
+ * NULL for the job as a whole) and return host->error()'s code.
  */
-static int skeleton_setup(struct sb_env *env)
+static int skeleton_check(struct sb_env *env, const char **option)
 {
 	const struct sb_job *job = env->job;
 
 	/* Every clone holds its memory at the same time. */
-	if (job->numjobs && job->file_bytes > SIZE_MAX / job->numjobs)
+	if (job->numjobs && job->file_bytes > SIZE_MAX / job->numjobs) {
+		*option = "size";
 		return env->host->error(env->handle, -EFBIG,
 					"%u clones of size=%" PRIu64
 					" do not fit in this address space",
 					job->numjobs, job->file_bytes);
+	}
 	return 0;
 }
 
@@ -234,7 +243,7 @@ static const struct sb_engine_ops skeleton_ops = {
 	 * tells the host that trim jobs are welcome here. */
 	.flags = SB_ENGINE_NO_FILES | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct skeleton_state),
-	.setup = skeleton_setup,
+	.check = skeleton_check,
 	.init = skeleton_init,
 	.open_file = skeleton_open_file,
 	.queue = skeleton_queue,

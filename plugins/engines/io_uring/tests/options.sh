@@ -53,11 +53,11 @@ rwq "nonvectored=0 with fixedbufs (fixed ops need no iovec)" \
 	--nonvectored=0 --fixedbufs
 
 # hipri without direct=1 cannot work (the kernel polls only for O_DIRECT):
-# setup refuses it, so the job fails (exit 1) before any I/O.
+# the engine's check refuses it when the job is parsed: bad input (exit 2).
 out=$(fe_run --name=h --ioengine=io_uring --hipri --rw=randread --size=1m \
 	--filename="$F")
-is "$?" 1 "hipri without direct=1: the job fails (exit 1)"
-like "$(cat "$T/err")" 'job h: io_uring setup: hipri \(IORING_SETUP_IOPOLL\) needs direct=1' \
+is "$?" 2 "hipri without direct=1: bad input (exit 2)"
+like "$(cat "$T/err")" 'command line: job h: io_uring: hipri \(IORING_SETUP_IOPOLL\) needs direct=1' \
 	"with a message naming hipri and direct=1"
 
 # hipri with direct=1: completions are polled, which works only where the

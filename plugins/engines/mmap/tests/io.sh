@@ -30,8 +30,8 @@ ok "with its blocks allocated, not a sparse file ($(stat -c %b "$T/grown") block
 out=$(fe_run --name=d --ioengine=mmap --rw=read --size=64k --direct=1 \
 	--filename="$T/whole") && st=0 || st=$?
 is "$st" 2 "direct=1 is refused before anything runs (bad input)"
-like "$(cat "$T/err")" 'engine mmap cannot do direct=1' \
-	"by the host, since mmap does not declare SB_ENGINE_DIRECT"
+like "$(cat "$T/err")" 'command line: job d: mmap: direct=1: a mapped file is always read and written through the page cache' \
+	"by the engine's check hook, which says why, at the option's place"
 
 out=$(fe_run --name=t --ioengine=mmap --rw=randread --bs=4k --size=2m --thp \
 	--filename="$T/whole") && st=0 || st=$?
@@ -52,8 +52,8 @@ else
 fi
 
 # As root, only an immutable file refuses O_RDWR: the engine then maps it
-# read-only. Reads work; a write must fail as write(2) does on a read-only
-# descriptor, not kill the process with SIGSEGV.
+# read-only. Reads work; a write must fail with the reason the file is not
+# writable (EPERM), not kill the process with SIGSEGV.
 cp "$T/whole" "$T/ro"
 if chattr +i "$T/ro" 2>/dev/null; then
 	sb_at_exit chattr -i "$T/ro"
@@ -64,11 +64,11 @@ if chattr +i "$T/ro" 2>/dev/null; then
 	out=$(fe_run --name=rw --ioengine=mmap --rw=randwrite --bs=4k \
 		--size=2m --filename="$T/ro") && st=0 || st=$?
 	is "$st" 1 "a write to it fails the job (exit 1, no signal)"
-	like "$(cat "$T/err")" "write error on $T/ro at offset [0-9]+, length 4096: Bad file descriptor" \
-		"with EBADF, as write(2) would"
+	like "$(cat "$T/err")" "write error on $T/ro at offset [0-9]+, length 4096: Operation not permitted \(EPERM\)" \
+		"with EPERM, why the file cannot be written (not the EBADF of its read-only mapping)"
 	out=$(fe_run --name=big --ioengine=mmap --rw=randread --bs=4k \
 		--size=4m --filename="$T/ro") && st=0 || st=$?
-	like "$st:$(cat "$T/err")" '^1:.*laying out.*Bad file descriptor' \
+	like "$st:$(cat "$T/err")" '^1:.*laying out.*\(EPERM\)' \
 		"a read job wanting more than the file holds fails cleanly"
 else
 	skip 4 "chattr +i does not work in $T"
