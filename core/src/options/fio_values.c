@@ -557,9 +557,9 @@ int sb_val_time_range(const char *s, uint64_t unit, struct sb_time_range *out,
 				(struct span){dash + 1, strlen(dash + 1)}, unit,
 				&hi, err, errlen);
 		if (!rc && hi < lo)
-			return sb_perr(
-				err, errlen, -EINVAL,
-				"range '%s': the end is before the start", s);
+			return bad(err, errlen, -EINVAL, "range",
+				   mkspan(s, strlen(s)),
+				   "the end is before the start");
 	}
 	if (!rc) {
 		out->lo = lo;
