@@ -686,6 +686,10 @@ static void test_ints(void)
 	bool_is("(1)", 1,
 		"an expression (HOWTO: anywhere a number is expected; fio "
 		"3.33 reads bools with sscanf and would refuse it)");
+	bool_is("(1/2*2)", 0,
+		"the integer track, as an integer option reads the same "
+		"expression");
+	bool_bad("(0.5)", "a decimal that is not 0 or 1");
 	bool_bad("true",
 		 "(fio behaviour, docs say bools are defined for true and "
 		 "false (1 and 0): fio takes numbers only)");
@@ -1271,7 +1275,7 @@ static void test_names(void)
 
 int main(void)
 {
-	plan(373);
+	plan(375);
 	test_sizes();
 	test_percentages();
 	test_times();

@@ -599,10 +599,13 @@ int sb_val_bool(const char *s, int *out, char *err, size_t errlen)
 
 		if (rc)
 			return rc;
-		if (x.dval != 0.0 && x.dval != 1.0)
+		/* The integer track, as an int option reads it: (1/2*2) is
+		 * 0 for both. */
+		if ((x.has_dval && x.dval != 0.0 && x.dval != 1.0) ||
+		    (x.ival != 0 && x.ival != 1))
 			return bad(err, errlen, -ERANGE, "bool", t,
 				   "must be 0 or 1");
-		*out = x.dval == 1.0;
+		*out = (int)x.ival;
 		return 0;
 	}
 	if (t.n && t.p[0] == '+')
