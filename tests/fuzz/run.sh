@@ -117,9 +117,14 @@ for t in "${targets[@]}"; do
 			-print_final_stats=1 "$@" . \
 			</dev/null >"$work/fuzz-$t.log" 2>&1) || status=$?
 	# libFuzzer's progress lines are many; the log keeps them, the
-	# console gets the end of it.
+	# console gets the summary (coverage, speed) or the report.
 	echo "== fuzz_$t (${each}s)"
-	tail -n 12 "$work/fuzz-$t.log"
+	if ((status == 0)); then
+		grep -E '^#[0-9]+[[:space:]]+DONE|^stat::(average_exec|new_units|number_of)' \
+			"$work/fuzz-$t.log" || true
+	else
+		tail -n 40 "$work/fuzz-$t.log"
+	fi
 	if ((status != 0)); then
 		echo "run.sh: fuzz_$t failed (status $status)" >&2
 		ls -l "$work/artifacts-$t" >&2

@@ -12,7 +12,6 @@
 
 #include "../options/fio_values.h"
 #include "../sb_ctx.h"
-#include "../util/str.h"
 #include "eta.h"
 
 void sb_cli_usage(FILE *f)
@@ -75,13 +74,16 @@ static int bad_usage(struct sb_ctx *ctx, const char *fmt, const char *arg)
 static int job_option(struct sb_ctx *ctx, struct sb_cli *c, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
+	size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
 	char key[256];
 	int rc;
 
-	if (sb_strlcpy(key, arg, sizeof(key)) >= sizeof(key))
-		return bad_usage(ctx, "option too long: --%.40s...", arg);
-	if (eq)
-		key[eq - arg] = '\0';
+	/* Only the name: a value (filename= listing many devices) may be
+	 * as long as a job file's line. */
+	if (klen >= sizeof(key))
+		return bad_usage(ctx, "option name too long: --%.40s...", arg);
+	memcpy(key, arg, klen);
+	key[klen] = '\0';
 	if (strcmp(key, "name") == 0) {
 		if (!eq || !eq[1])
 			return bad_usage(ctx, "--name needs a value%s", "");
