@@ -2,6 +2,7 @@
 #include "fuzz.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,85 @@ void sb_fuzz_check_err(int rc, const char *err, size_t n, int untouched,
 		sb_fuzz_check((unsigned char)err[i] >= 0x20 &&
 				      (unsigned char)err[i] < 0x7f,
 			      what);
+}
+
+void sb_fuzz_printf(char *out, size_t cap, size_t *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	sb_fuzz_check(*o < cap, "print buffer too small");
+	va_start(ap, fmt);
+	n = vsnprintf(out + *o, cap - *o, fmt, ap);
+	va_end(ap);
+	sb_fuzz_check(n >= 0 && (size_t)n < cap - *o, "print buffer too small");
+	*o += (size_t)n;
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n);
+
+	sb_fuzz_check(p != NULL, "out of memory");
+	return p;
+}
+
+static void syntax_check(const struct sb_fuzz_syntax *p, int cond,
+			 const char *what)
+{
+	if (!cond) {
+		fprintf(stderr, "fuzz: broken promise: %s: %s\n", p->what,
+			what);
+		abort();
+	}
+}
+
+int sb_fuzz_syntax(const struct sb_fuzz_syntax *p, const char *s, int arg,
+		   void *out)
+{
+	unsigned char *again = xmalloc(p->size);
+	char *text = xmalloc(p->text_max), err[256];
+	int rc;
+
+	memset(out, 0xa5, p->size);
+	sb_fuzz_err_fill(err, sizeof(err));
+	rc = p->parse(s, arg, out, err, sizeof(err));
+	sb_fuzz_check_err(rc, err, sizeof(err), 1, p->what);
+	if (rc) {
+		memset(again, 0xa5, p->size);
+		syntax_check(p, !memcmp(out, again, p->size),
+			     "written on error");
+		goto out;
+	}
+	p->check(out);
+	memset(again, 0, p->size);
+	syntax_check(p,
+		     p->parse(s, arg, again, err, sizeof(err)) == 0 &&
+			     p->same(out, again),
+		     "not the same twice");
+	text[0] = '\0';
+	p->print(out, text, p->text_max);
+	memset(again, 0, p->size);
+	syntax_check(p, p->parse(text, arg, again, err, sizeof(err)) == 0,
+		     "its own print is refused");
+	syntax_check(p, p->same(out, again), "its print reads otherwise");
+out:
+	free(again);
+	free(text);
+	return rc;
+}
+
+int sb_fuzz_syntax_kb(const struct sb_fuzz_syntax *p, const uint8_t *data,
+		      size_t size)
+{
+	char *s = sb_fuzz_text(data, size);
+	void *out = xmalloc(p->size);
+
+	sb_fuzz_syntax(p, s, 1024, out);
+	sb_fuzz_syntax(p, s, 1000, out);
+	free(out);
+	free(s);
+	return 0;
 }
 
 void sb_fuzz_check_jobset(const struct sb_jobset *set)

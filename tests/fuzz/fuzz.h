@@ -36,6 +36,38 @@ void sb_fuzz_err_fill(char *err, size_t n);
 void sb_fuzz_check_err(int rc, const char *err, size_t n, int untouched,
 		       const char *what);
 
+/*
+ * A value parser whose results print back in its own syntax. The target
+ * supplies the parser (arg: kb_base, or whatever the target varies), the
+ * promises of a result, a printer and an equality.
+ */
+struct sb_fuzz_syntax {
+	const char *what; /* for messages: "bssplit" */
+	size_t size;	  /* of a result */
+	size_t text_max;  /* of a printed result, with its NUL */
+	int (*parse)(const char *s, int arg, void *out, char *err,
+		     size_t errlen);
+	void (*check)(const void *r);
+	void (*print)(const void *r, char *out, size_t cap);
+	int (*same)(const void *a, const void *b);
+};
+
+/* Parse s with the error contract (fuzz.h) and: on failure nothing was
+ * written; on success the result keeps its promises, reads the same a
+ * second time, and its print reads as itself. Returns the parse's rc; out
+ * (p->size bytes) holds the result. */
+int sb_fuzz_syntax(const struct sb_fuzz_syntax *p, const char *s, int arg,
+		   void *out);
+
+/* The input up to its first NUL as one value, through sb_fuzz_syntax()
+ * with each kb_base (1024, then 1000) as arg. */
+int sb_fuzz_syntax_kb(const struct sb_fuzz_syntax *p, const uint8_t *data,
+		      size_t size);
+
+/* Append to out[*o..cap) like snprintf; abort()s rather than cut. */
+void sb_fuzz_printf(char *out, size_t cap, size_t *o, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* A job set the way jobfile.h describes it. */
 void sb_fuzz_check_jobset(const struct sb_jobset *set);
 

@@ -1,25 +1,19 @@
 /*
  * libFuzzer target for bssplit= (sb_val_bssplit): the input, up to its
  * first NUL, is read with both kb_base values. Besides the error contract
- * (fuzz.h) it checks fio_values.h's promises: on success every direction
- * that got a list has 1..SB_BSSPLIT_MAX entries, block sizes above 0 and
- * whole percentages that sum to exactly 100, a direction without a value
- * has none, and the result printed back as bs/pct lists reads as itself;
- * on failure nothing was written.
+ * and the round trip (fuzz.h) it checks fio_values.h's promises: every
+ * direction that got a list has 1..SB_BSSPLIT_MAX entries, block sizes
+ * above 0 and whole percentages that sum to exactly 100, and a direction
+ * without a value has none.
  */
 #include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "fuzz.h"
 #include "options/fio_values.h"
 
-/* Enough for SB_DDIR_COUNT lists of SB_BSSPLIT_MAX "bytes/pct" entries. */
-#define TEXT_MAX (SB_DDIR_COUNT * SB_BSSPLIT_MAX * 32)
-
-static void check_list(const struct sb_bssplit *b)
+static void check_list(const void *res)
 {
+	const struct sb_bssplit *b = res;
 	int any = 0;
 
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
@@ -42,71 +36,56 @@ static void check_list(const struct sb_bssplit *b)
 	sb_fuzz_check(any, "bssplit: no direction has a list");
 }
 
-static void print(const struct sb_bssplit *b, char *out, size_t cap)
+/* bytes/share lists; a share of 0 prints as 0, which reads as blank and
+ * resolves to 0 again since the others sum to 100. */
+static void print(const void *res, char *out, size_t cap)
 {
+	const struct sb_bssplit *b = res;
 	size_t o = 0;
 
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
 		for (unsigned i = 0; i < b->n[d]; i++)
-			o += (size_t)snprintf(out + o, cap - o,
-					      "%s%" PRIu64 "/%u", i ? ":" : "",
-					      b->e[d][i].bs,
-					      (unsigned)b->e[d][i].pct);
+			sb_fuzz_printf(out, cap, &o, "%s%" PRIu64 "/%u",
+				       i ? ":" : "", b->e[d][i].bs,
+				       (unsigned)b->e[d][i].pct);
 		if (d + 1 < SB_DDIR_COUNT)
-			o += (size_t)snprintf(out + o, cap - o, ",");
-		sb_fuzz_check(o < cap, "bssplit: print buffer too small");
+			sb_fuzz_printf(out, cap, &o, ",");
 	}
 }
 
-static void one(const char *s, int kb_base, struct sb_bssplit *b,
-		struct sb_bssplit *again)
+static int same(const void *x, const void *y)
 {
-	static char text[TEXT_MAX];
-	char err[256];
-	int rc;
+	const struct sb_bssplit *a = x, *b = y;
 
-	memset(b, 0xa5, sizeof(*b));
-	sb_fuzz_err_fill(err, sizeof(err));
-	rc = sb_val_bssplit(s, kb_base, b, err, sizeof(err));
-	sb_fuzz_check_err(rc, err, sizeof(err), 1, "bssplit: error contract");
-	if (rc) {
-		memset(again, 0xa5, sizeof(*again));
-		sb_fuzz_check(!memcmp(b, again, sizeof(*b)),
-			      "bssplit: written on error");
-		return;
-	}
-	check_list(b);
-	sb_fuzz_check(sb_val_bssplit(s, kb_base, again, err, sizeof(err)) ==
-				      0 &&
-			      !memcmp(b, again, sizeof(*b)),
-		      "bssplit: not the same twice");
-
-	print(b, text, sizeof(text));
-	memset(again, 0, sizeof(*again));
-	sb_fuzz_check(sb_val_bssplit(text, kb_base, again, err, sizeof(err)) ==
-			      0,
-		      "bssplit: its own print is refused");
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
-		sb_fuzz_check(again->n[d] == b->n[d],
-			      "bssplit: its print has other lists");
-		for (unsigned i = 0; i < b->n[d]; i++)
-			sb_fuzz_check(again->e[d][i].bs == b->e[d][i].bs &&
-					      again->e[d][i].pct ==
-						      b->e[d][i].pct,
-				      "bssplit: its print reads otherwise");
+		if (a->n[d] != b->n[d])
+			return 0;
+		for (unsigned i = 0; i < a->n[d]; i++)
+			if (a->e[d][i].bs != b->e[d][i].bs ||
+			    a->e[d][i].pct != b->e[d][i].pct)
+				return 0;
 	}
+	return 1;
+}
+
+static int parse(const char *s, int kb_base, void *out, char *err,
+		 size_t errlen)
+{
+	return sb_val_bssplit(s, kb_base, out, err, errlen);
 }
 
 int sb_fuzz_one(const char *name, const uint8_t *data, size_t size)
 {
-	char *s = sb_fuzz_text(data, size);
-	struct sb_bssplit *b = malloc(2 * sizeof(*b));
+	static const struct sb_fuzz_syntax bssplit = {
+		.what = "bssplit",
+		.size = sizeof(struct sb_bssplit),
+		.text_max = SB_DDIR_COUNT * SB_BSSPLIT_MAX * 32,
+		.parse = parse,
+		.check = check_list,
+		.print = print,
+		.same = same,
+	};
 
 	(void)name;
-	sb_fuzz_check(b != NULL, "out of memory");
-	one(s, 1024, b, b + 1);
-	one(s, 1000, b, b + 1);
-	free(b);
-	free(s);
-	return 0;
+	return sb_fuzz_syntax_kb(&bssplit, data, size);
 }

@@ -1,89 +1,91 @@
 /*
  * libFuzzer target for number lists (sb_val_floats): the input, up to its
  * first NUL, is read as percentile_list= reads it (0..100) and as a float
- * option does (any finite number). Besides the error contract (fuzz.h) it
- * checks that a list has 1..SB_FLOATS_MAX numbers inside the bounds asked
- * for, that the narrow reading agrees with the wide one, and that the list
- * printed back reads as itself; on failure nothing was written.
+ * option does (any finite number). Besides the error contract and the
+ * round trip (fuzz.h) it checks that a list has 1..SB_FLOATS_MAX finite
+ * numbers inside the bounds asked for, and that the narrow reading agrees
+ * with the wide one.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
 #include "options/fio_values.h"
 
-#define TEXT_MAX (SB_FLOATS_MAX * 32)
+enum { PERCENTILES, FLOATS };
 
-static int read_list(const char *s, double min, double max, struct sb_floats *f)
+static const double bounds[][2] = {
+	[PERCENTILES] = {0.0, 100.0},
+	[FLOATS] = {-1e300, 1e300},
+};
+
+static int parse(const char *s, int which, void *out, char *err, size_t errlen)
 {
-	char err[256];
-	int rc;
+	return sb_val_floats(s, bounds[which][0], bounds[which][1], out, err,
+			     errlen);
+}
 
-	memset(f, 0xa5, sizeof(*f));
-	sb_fuzz_err_fill(err, sizeof(err));
-	rc = sb_val_floats(s, min, max, f, err, sizeof(err));
-	sb_fuzz_check_err(rc, err, sizeof(err), 1, "floats: error contract");
-	if (rc) {
-		struct sb_floats fill;
+/* Within the wider bounds; the narrow ones are checked in sb_fuzz_one. */
+static void check_list(const void *res)
+{
+	const struct sb_floats *f = res;
 
-		memset(&fill, 0xa5, sizeof(fill));
-		sb_fuzz_check(!memcmp(f, &fill, sizeof(fill)),
-			      "floats: written on error");
-		return rc;
-	}
 	sb_fuzz_check(f->n >= 1 && f->n <= SB_FLOATS_MAX,
 		      "floats: a count out of 1..SB_FLOATS_MAX");
 	for (unsigned i = 0; i < f->n; i++)
-		sb_fuzz_check(isfinite(f->v[i]) && f->v[i] >= min &&
-				      f->v[i] <= max,
+		sb_fuzz_check(isfinite(f->v[i]) &&
+				      f->v[i] >= bounds[FLOATS][0] &&
+				      f->v[i] <= bounds[FLOATS][1],
 			      "floats: a number out of bounds");
-	return 0;
 }
 
-static void same_list(const struct sb_floats *a, const struct sb_floats *b,
-		      const char *what)
+/* %.17g gives a double back exactly. */
+static void print(const void *res, char *out, size_t cap)
 {
-	sb_fuzz_check(a->n == b->n, what);
-	for (unsigned i = 0; i < a->n; i++)
-		sb_fuzz_check(a->v[i] == b->v[i], what);
-}
-
-static void one(const char *s, double min, double max)
-{
-	static char text[TEXT_MAX];
-	struct sb_floats f, again;
+	const struct sb_floats *f = res;
 	size_t o = 0;
 
-	if (read_list(s, min, max, &f))
-		return;
-	sb_fuzz_check(read_list(s, min, max, &again) == 0,
-		      "floats: not the same twice");
-	same_list(&f, &again, "floats: not the same twice");
-	for (unsigned i = 0; i < f.n; i++) {
-		o += (size_t)snprintf(text + o, sizeof(text) - o, "%s%.17g",
-				      i ? ":" : "", f.v[i]);
-		sb_fuzz_check(o < sizeof(text), "floats: print too long");
-	}
-	sb_fuzz_check(read_list(text, min, max, &again) == 0,
-		      "floats: its own print is refused");
-	same_list(&f, &again, "floats: its print reads otherwise");
+	for (unsigned i = 0; i < f->n; i++)
+		sb_fuzz_printf(out, cap, &o, "%s%.17g", i ? ":" : "", f->v[i]);
+}
+
+static int same(const void *x, const void *y)
+{
+	const struct sb_floats *a = x, *b = y;
+
+	if (a->n != b->n)
+		return 0;
+	for (unsigned i = 0; i < a->n; i++)
+		if (a->v[i] != b->v[i])
+			return 0;
+	return 1;
 }
 
 int sb_fuzz_one(const char *name, const uint8_t *data, size_t size)
 {
+	static const struct sb_fuzz_syntax floats = {
+		.what = "floats",
+		.size = sizeof(struct sb_floats),
+		.text_max = SB_FLOATS_MAX * 32,
+		.parse = parse,
+		.check = check_list,
+		.print = print,
+		.same = same,
+	};
 	char *s = sb_fuzz_text(data, size);
 	struct sb_floats pct, wide;
 
 	(void)name;
-	one(s, 0.0, 100.0);
-	one(s, -1e300, 1e300);
-	if (read_list(s, 0.0, 100.0, &pct) == 0) {
-		sb_fuzz_check(read_list(s, -1e300, 1e300, &wide) == 0,
-			      "floats: a percentile list is no float list");
-		same_list(&pct, &wide,
-			  "floats: percentiles read otherwise as floats");
+	if (sb_fuzz_syntax(&floats, s, PERCENTILES, &pct) == 0) {
+		for (unsigned i = 0; i < pct.n; i++)
+			sb_fuzz_check(pct.v[i] >= 0 && pct.v[i] <= 100,
+				      "floats: a percentile out of 0..100");
+		sb_fuzz_check(sb_fuzz_syntax(&floats, s, FLOATS, &wide) == 0 &&
+				      same(&pct, &wide),
+			      "floats: percentiles read otherwise as floats");
+	} else {
+		sb_fuzz_syntax(&floats, s, FLOATS, &wide);
 	}
 	free(s);
 	return 0;

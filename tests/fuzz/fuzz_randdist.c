@@ -1,22 +1,17 @@
 /*
  * libFuzzer target for random_distribution= (sb_val_randdist): the input,
  * up to its first NUL, is read with both kb_base values. Besides the error
- * contract (fuzz.h) it checks what fio_values.h and fio's HOWTO promise of
- * a result: parameters in the ranges fio allows (zipf theta not 1, pareto
- * 0 < h < 1, normal 0 <= dev < 100, a center in 0..1 or -1 for none),
- * zoned access shares that sum to exactly 100 and size shares to at most
- * 100, and that the result printed back in the same syntax reads as
- * itself; on failure nothing was written.
+ * contract and the round trip (fuzz.h) it checks what fio_values.h and
+ * fio's HOWTO promise of a result: parameters in the ranges fio allows
+ * (zipf theta not 1, pareto 0 < h < 1, normal 0 <= dev < 100, a center in
+ * 0..1 or -1 for none), zoned access shares that sum to exactly 100 and
+ * size shares to at most 100.
  */
 #include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
 #include "options/fio_values.h"
-
-#define TEXT_MAX (64 + SB_DDIR_COUNT * SB_ZONES_MAX * 32)
 
 static const char *const kind_names[] = {
 	[SB_DIST_RANDOM] = "random", [SB_DIST_ZIPF] = "zipf",
@@ -29,8 +24,9 @@ static int zoned(const struct sb_randdist *r)
 	return r->kind == SB_DIST_ZONED || r->kind == SB_DIST_ZONED_ABS;
 }
 
-static void check_dist(const struct sb_randdist *r)
+static void check_dist(const void *res)
 {
+	const struct sb_randdist *r = res;
 	int any = 0;
 
 	sb_fuzz_check((int)r->kind >= SB_DIST_RANDOM &&
@@ -74,88 +70,75 @@ static void check_dist(const struct sb_randdist *r)
 	sb_fuzz_check(!zoned(r) || any, "randdist: zoned without zones");
 }
 
-static void print(const struct sb_randdist *r, char *out, size_t cap)
+/* %.17g gives a double back exactly; a resolved zone share of 0 prints
+ * as 0, which reads as blank and resolves to 0 again. */
+static void print(const void *res, char *out, size_t cap)
 {
-	size_t o = (size_t)snprintf(out, cap, "%s", kind_names[r->kind]);
+	const struct sb_randdist *r = res;
+	size_t o = 0;
 
+	sb_fuzz_printf(out, cap, &o, "%s", kind_names[r->kind]);
 	if (r->kind == SB_DIST_ZIPF || r->kind == SB_DIST_PARETO ||
 	    r->kind == SB_DIST_NORMAL) {
-		o += (size_t)snprintf(out + o, cap - o, ":%.17g", r->param);
+		sb_fuzz_printf(out, cap, &o, ":%.17g", r->param);
 		if (r->center != -1.0)
-			o += (size_t)snprintf(out + o, cap - o, ":%.17g",
-					      r->center);
+			sb_fuzz_printf(out, cap, &o, ":%.17g", r->center);
 	}
 	for (int d = 0; zoned(r) && d < SB_DDIR_COUNT; d++) {
-		o += (size_t)snprintf(out + o, cap - o, "%s", d ? "," : ":");
+		sb_fuzz_printf(out, cap, &o, "%s", d ? "," : ":");
 		for (unsigned i = 0; i < r->nzones[d]; i++) {
 			const struct sb_zone *z = &r->zones[d][i];
 
 			if (r->kind == SB_DIST_ZONED)
-				o += (size_t)snprintf(out + o, cap - o,
-						      "%s%u/%u", i ? ":" : "",
-						      (unsigned)z->access_pct,
-						      (unsigned)z->size_pct);
+				sb_fuzz_printf(out, cap, &o, "%s%u/%u",
+					       i ? ":" : "",
+					       (unsigned)z->access_pct,
+					       (unsigned)z->size_pct);
 			else
-				o += (size_t)snprintf(
-					out + o, cap - o, "%s%u/%" PRIu64,
-					i ? ":" : "", (unsigned)z->access_pct,
-					z->size);
+				sb_fuzz_printf(out, cap, &o, "%s%u/%" PRIu64,
+					       i ? ":" : "",
+					       (unsigned)z->access_pct,
+					       z->size);
 		}
-		sb_fuzz_check(o < cap, "randdist: print buffer too small");
 	}
 }
 
-static void one(const char *s, int kb_base, struct sb_randdist *r,
-		struct sb_randdist *again)
+static int same(const void *x, const void *y)
 {
-	static char text[TEXT_MAX];
-	char err[256];
-	int rc;
+	const struct sb_randdist *a = x, *b = y;
 
-	memset(r, 0xa5, sizeof(*r));
-	sb_fuzz_err_fill(err, sizeof(err));
-	rc = sb_val_randdist(s, kb_base, r, err, sizeof(err));
-	sb_fuzz_check_err(rc, err, sizeof(err), 1, "randdist: error contract");
-	if (rc) {
-		memset(again, 0xa5, sizeof(*again));
-		sb_fuzz_check(!memcmp(r, again, sizeof(*r)),
-			      "randdist: written on error");
-		return;
-	}
-	check_dist(r);
-	sb_fuzz_check(sb_val_randdist(s, kb_base, again, err, sizeof(err)) ==
-				      0 &&
-			      !memcmp(r, again, sizeof(*r)),
-		      "randdist: not the same twice");
-
-	print(r, text, sizeof(text));
-	sb_fuzz_check(sb_val_randdist(text, kb_base, again, err, sizeof(err)) ==
-			      0,
-		      "randdist: its own print is refused");
-	sb_fuzz_check(again->kind == r->kind && again->param == r->param &&
-			      again->center == r->center,
-		      "randdist: its print has other parameters");
+	if (a->kind != b->kind || a->param != b->param ||
+	    a->center != b->center)
+		return 0;
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
-		sb_fuzz_check(again->nzones[d] == r->nzones[d],
-			      "randdist: its print has other zones");
-		for (unsigned i = 0; i < r->nzones[d]; i++)
-			sb_fuzz_check(!memcmp(&again->zones[d][i],
-					      &r->zones[d][i],
-					      sizeof(r->zones[d][i])),
-				      "randdist: its print reads otherwise");
+		if (a->nzones[d] != b->nzones[d])
+			return 0;
+		for (unsigned i = 0; i < a->nzones[d]; i++)
+			if (memcmp(&a->zones[d][i], &b->zones[d][i],
+				   sizeof(a->zones[d][i])))
+				return 0;
 	}
+	return 1;
+}
+
+static int parse(const char *s, int kb_base, void *out, char *err,
+		 size_t errlen)
+{
+	return sb_val_randdist(s, kb_base, out, err, errlen);
 }
 
 int sb_fuzz_one(const char *name, const uint8_t *data, size_t size)
 {
-	char *s = sb_fuzz_text(data, size);
-	struct sb_randdist *r = malloc(2 * sizeof(*r));
+	static const struct sb_fuzz_syntax randdist = {
+		.what = "random_distribution",
+		.size = sizeof(struct sb_randdist),
+		.text_max = 64 + SB_DDIR_COUNT * SB_ZONES_MAX * 32,
+		.parse = parse,
+		.check = check_dist,
+		.print = print,
+		.same = same,
+	};
 
 	(void)name;
-	sb_fuzz_check(r != NULL, "out of memory");
-	one(s, 1024, r, r + 1);
-	one(s, 1000, r, r + 1);
-	free(r);
-	free(s);
-	return 0;
+	return sb_fuzz_syntax_kb(&randdist, data, size);
 }

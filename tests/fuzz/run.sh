@@ -61,36 +61,39 @@ cflags=(-g -O1 -std=c17 -D_GNU_SOURCE -fno-omit-frame-pointer
 	-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Werror
 	-I"$root/core/src" -I"$root/core/include" -I"$here")
 
-# The shared sources once, at most $maxjobs compilers at a time.
+# At most $maxjobs compilers at a time; any failure sets failed.
+failed=0
+spawn() {
+	"$@" &
+	if (($(jobs -rp | wc -l) >= maxjobs)); then
+		wait -n || failed=1
+	fi
+}
+drain() {
+	while (($(jobs -rp | wc -l) > 0)); do
+		wait -n || failed=1
+	done
+}
+
+# The shared sources once, then each target linked with them.
 sources=("$here/fuzz.c")
 while IFS= read -r line; do
 	[[ -z $line || $line == \#* ]] || sources+=("$root/$line")
 done <"$here/sources.txt"
 mkdir "$work/obj"
 objs=()
-failed=0
 for src in "${sources[@]}"; do
 	obj=$work/obj/$(echo "${src#"$root"/}" | tr / _).o
 	objs+=("$obj")
-	"$cc" "${cflags[@]}" -fsanitize=fuzzer-no-link,address,undefined \
-		-c "$src" -o "$obj" &
-	if (($(jobs -rp | wc -l) >= maxjobs)); then
-		wait -n || failed=1
-	fi
+	spawn "$cc" "${cflags[@]}" -fsanitize=fuzzer-no-link,address,undefined \
+		-c "$src" -o "$obj"
 done
-while (($(jobs -rp | wc -l) > 0)); do
-	wait -n || failed=1
-done
+drain
 for t in "${targets[@]}"; do
-	"$cc" "${cflags[@]}" -fsanitize=fuzzer,address,undefined \
-		"$here/fuzz_$t.c" "${objs[@]}" -lm -o "$work/fuzz_$t" &
-	if (($(jobs -rp | wc -l) >= maxjobs)); then
-		wait -n || failed=1
-	fi
+	spawn "$cc" "${cflags[@]}" -fsanitize=fuzzer,address,undefined \
+		"$here/fuzz_$t.c" "${objs[@]}" -lm -o "$work/fuzz_$t"
 done
-while (($(jobs -rp | wc -l) > 0)); do
-	wait -n || failed=1
-done
+drain
 if ((failed)); then
 	echo "run.sh: the build failed; kept $work" >&2
 	exit 1
