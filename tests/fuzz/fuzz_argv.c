@@ -76,21 +76,27 @@ static int runnable(const struct args *a)
 	return 1;
 }
 
-/* One line per job and pair, for comparing two readings. */
-static char *dump(const struct sb_cli *c)
+/* One line per job and pair (after what the CLI asked for, with all),
+ * for comparing two readings. */
+static char *dump(const struct sb_cli *c, int all)
 {
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&out, &len);
 
 	sb_fuzz_check(f != NULL, "out of memory");
-	fprintf(f, "%d %d %d %d %d %zu %zu %zu %zu %llu %d %d %s %s %s %s\n",
-		c->asked, c->list_plugins, c->run_default, c->parse_only,
-		c->showcmd, c->nplugin_dirs, c->nsections, c->nfiles,
-		c->njobopts, (unsigned long long)c->status_ns, c->eta_mode,
-		c->eta_newline, c->formats ? c->formats : "-",
-		c->output ? c->output : "-", c->cmdhelp ? c->cmdhelp : "-",
-		c->enghelp ? c->enghelp : "-");
+	if (all)
+		fprintf(f,
+			"%d %d %d %d %d %zu %zu %zu %zu %llu %d %d %s %s %s "
+			"%s\n",
+			c->asked, c->list_plugins, c->run_default,
+			c->parse_only, c->showcmd, c->nplugin_dirs,
+			c->nsections, c->nfiles, c->njobopts,
+			(unsigned long long)c->status_ns, c->eta_mode,
+			c->eta_newline, c->formats ? c->formats : "-",
+			c->output ? c->output : "-",
+			c->cmdhelp ? c->cmdhelp : "-",
+			c->enghelp ? c->enghelp : "-");
 	for (const struct sb_kv *kv = c->jobs.cmd_globals; kv; kv = kv->next)
 		fprintf(f, "G %s=%s\n", kv->key, kv->value ? kv->value : "");
 	for (const struct sb_jobdef *j = c->jobs.jobs; j; j = j->next) {
@@ -159,6 +165,90 @@ static void parse(struct args *a, struct sb_ctx *ctx, struct sb_cli *c, int *rc)
 	sb_fuzz_check_jobset(&c->jobs);
 }
 
+/* What make_kv() may change of an option (expansion, a key cut at ';' or
+ * '#' or losing its trailing blanks): with none of it, each pair prints
+ * back as the argument that made it. */
+static int verbatim(const struct args *a)
+{
+	for (int i = 1; i < a->n; i++) {
+		const char *s = a->v[i], *eq = strchr(s, '=');
+		size_t k = eq ? (size_t)(eq - s) : strlen(s);
+
+		if (strpbrk(s, "$;#") ||
+		    (k && ((unsigned char)s[k - 1] <= ' ' ||
+			   (unsigned char)s[k - 1] == 0x7f)))
+			return 0;
+	}
+	return 1;
+}
+
+static void put_pair(FILE *f, const struct sb_kv *kv)
+{
+	fprintf(f, "--%s%s%s%c", kv->key, kv->value ? "=" : "",
+		kv->value ? kv->value : "", '\0');
+}
+
+static void put_global(FILE *f)
+{
+	fprintf(f, "--name=global%c", '\0');
+}
+
+/*
+ * The command-line jobs and globals as arguments again: each job after
+ * the globals it inherited (a job copies those given before it), then its
+ * own pairs; globals given after a job follow --name=global. Read back,
+ * they must give the same jobs.
+ */
+static void round_trip(const struct sb_cli *c)
+{
+	const struct sb_kv *g = c->jobs.cmd_globals;
+	struct sb_ctx ctx;
+	struct sb_cli back;
+	struct args a;
+	unsigned emitted = 0;
+	int in_job = 0, rc;
+	char *buf = NULL, *d1, *d2;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	sb_fuzz_check(f != NULL, "out of memory");
+	for (const struct sb_jobdef *j = c->jobs.jobs; j; j = j->next) {
+		const struct sb_kv *kv = j->kvs;
+
+		if (!j->from_cmdline)
+			continue;
+		if (j->ncmd > emitted && in_job)
+			put_global(f);
+		for (; emitted < j->ncmd; emitted++, g = g->next)
+			put_pair(f, g);
+		fprintf(f, "--name=%s%c", j->name, '\0');
+		in_job = 1;
+		for (unsigned i = 0; i < j->ninherited; i++)
+			kv = kv->next;
+		for (; kv; kv = kv->next)
+			put_pair(f, kv);
+	}
+	if (g && in_job)
+		put_global(f);
+	for (; g; g = g->next)
+		put_pair(f, g);
+	sb_fuzz_check(fclose(f) == 0, "out of memory");
+
+	/* The last NUL ends the last argument, not one more empty one. */
+	sb_fuzz_check(split((const uint8_t *)buf, len, &a) == 0,
+		      "argv: too many arguments printed back");
+	parse(&a, &ctx, &back, &rc);
+	sb_fuzz_check(rc == 0, "argv: the jobs printed back are refused");
+	d1 = dump(c, 0);
+	d2 = dump(&back, 0);
+	sb_fuzz_check(!strcmp(d1, d2), "argv: the jobs printed back differ");
+	free(d1);
+	free(d2);
+	sb_jobset_free(&back.jobs);
+	free(a.buf);
+	free(buf);
+}
+
 int sb_fuzz_one(const char *name, const uint8_t *data, size_t size)
 {
 	struct sb_ctx ctx, ctx2;
@@ -175,9 +265,11 @@ int sb_fuzz_one(const char *name, const uint8_t *data, size_t size)
 	parse(&a, &ctx, &c, &rc);
 	if (!rc)
 		check_counts(&a, &c);
+	if (!rc && !c.asked && !c.nfiles && verbatim(&a))
+		round_trip(&c);
 	parse(&a, &ctx2, &c2, &rc2);
-	d1 = dump(&c);
-	d2 = dump(&c2);
+	d1 = dump(&c, 1);
+	d2 = dump(&c2, 1);
 	sb_fuzz_check(rc == rc2 && !strcmp(d1, d2) &&
 			      !strcmp(ctx.err, ctx2.err),
 		      "argv: not the same twice");
