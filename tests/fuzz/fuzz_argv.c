@@ -5,13 +5,13 @@
  * Nothing is loaded or run. It checks args.h's and jobfile.h's promises:
  * 0 or exit status 2 with a message, a consistent job set, one job per
  * --name= that is not a global one, one pair per job option (so none is
- * lost or doubled), the same result every time.
+ * lost or doubled), the same result every time, and the command-line jobs
+ * printed back as arguments reading as themselves.
  *
  * A job file argument is read from disk: under the fuzzer "-" (standard
  * input) or a name with a '/' could block on a terminal or a FIFO, so
  * inputs with those are not run; a bare name resolves in the current
- * directory, which run.sh and the replay test fill with the job-file
- * corpus.
+ * directory, which is (a copy of) corpus-argv/, holding job.fio.
  */
 #include <stdio.h>
 #include <stdlib.h>
