@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install what is needed, build, and pass the whole test suite: once in a
-# plain -Werror build, the job-file fuzzer for a bounded time, then the suite
+# plain -Werror build, the parser fuzzers for a bounded time, then the suite
 # again under AddressSanitizer and UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,7 +7,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 source "$(dirname "$0")/../plugins/plugin_tests.bash"
 
-plan 55
+plan 61
 
 ver_h=$SB_SOURCE_DIR/core/include/storbench/version.h
 VER=$(sed -n 's/^#define SB_VERSION_STRING "\(.*\)"$/\1/p' "$ver_h")
@@ -74,6 +74,14 @@ refused "a job file that does not exist" \
 refused "an unknown job option on the command line" \
 	"storbench: error: command line: unknown option 'bogus'" \
 	--name=j --ioengine=null --size=1m --bogus=1
+# Only an option's name is bounded on the command line, not its value
+# (a filename= list of many devices runs past 255 bytes).
+long=$(printf 'x%.0s' {1..300})
+runs "a 300-byte value on the command line" \
+	--name=j --ioengine=null --size=1m --description="$long"
+refused "a 300-byte option name" \
+	"storbench: error: option name too long: --${long:0:40}... (see storbench --help)" \
+	--name=j --ioengine=null --size=1m --"$long"=1
 sed '/^bogus_opt/d' "$T/unknown.fio" >"$T/good.fio"
 runs "a correct job file" "$T/good.fio"
 

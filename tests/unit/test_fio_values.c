@@ -686,6 +686,10 @@ static void test_ints(void)
 	bool_is("(1)", 1,
 		"an expression (HOWTO: anywhere a number is expected; fio "
 		"3.33 reads bools with sscanf and would refuse it)");
+	bool_is("(1/2*2)", 0,
+		"the integer track, as an integer option reads the same "
+		"expression");
+	bool_bad("(0.5)", "a decimal that is not 0 or 1");
 	bool_bad("true",
 		 "(fio behaviour, docs say bools are defined for true and "
 		 "false (1 and 0): fio takes numbers only)");
@@ -782,6 +786,10 @@ static void test_expressions(void)
 		 "a decimal point with no digits after it");
 	expr_bad("(2^63)", SB_EXPR_SIZE, -ERANGE, "out of range",
 		 "overflow is an error, not a wrap");
+	expr_bad("(1/3)p p p p p p p p p p p p p p p p p p p p p p",
+		 SB_EXPR_SIZE, -ERANGE, "out of range",
+		 "units that overflow the decimal track (an infinity) are "
+		 "an error even when the integer track stays 0");
 	expr_bad("(99999999999999999999)", SB_EXPR_SIZE, -ERANGE, "too large",
 		 "a number beyond 64 bits");
 	expr_bad("(4s)", SB_EXPR_SIZE, -EINVAL, "unit",
@@ -1271,7 +1279,7 @@ static void test_names(void)
 
 int main(void)
 {
-	plan(373);
+	plan(376);
 	test_sizes();
 	test_percentages();
 	test_times();

@@ -23,205 +23,14 @@
 #include "../run/run.h"
 #include "../sb_ctx.h"
 #include "../util/str.h"
+#include "args.h"
 #include "help.h"
 #include "secrets.h"
 #include "signals.h"
 #include "list.h"
 
-#define SB_MAX_PLUGIN_DIRS 64
-
-struct cli {
-	const char *plugin_dirs[SB_MAX_PLUGIN_DIRS];
-	size_t nplugin_dirs;
-	const char *formats;
-	const char *output;
-	int list_plugins;
-	int run_default;
-	int parse_only;
-	int showcmd;
-	const char *cmdhelp; /* NULL: not asked; "": all */
-	const char *enghelp; /* likewise */
-	const char *sections[64];
-	size_t nsections;
-	size_t nfiles;
-	size_t njobopts;
-	uint64_t status_ns;
-	int eta_mode; /* enum sb_eta_mode; 0 (auto) unless asked */
-	int eta_newline;
-	struct sb_jobset jobs;
-};
-
-static void usage(FILE *f)
-{
-	fputs("usage: storbench [options] [jobfile ...] [--name=job "
-	      "--option=value ...]\n"
-	      "\n"
-	      "  --default              run the built-in default benchmark "
-	      "(4 KiB random\n"
-	      "                         reads, psync, 64 MiB file in a "
-	      "temporary dir, 5 s)\n"
-	      "  --name=NAME            start a job; the --option=value "
-	      "after it belong to it\n"
-	      "                         (--name=global sets defaults for "
-	      "the jobs after it)\n"
-	      "  --section=NAME         run only this job of the job files "
-	      "(repeatable)\n"
-	      "  --parse-only           check the jobs and plugins, run "
-	      "nothing\n"
-	      "  --showcmd              print the jobs as one command line\n"
-	      "  --cmdhelp[=OPTION]     list the job options, or describe "
-	      "one\n"
-	      "  --enghelp[=ENGINE[,OPTION]]\n"
-	      "                         list the engines, an engine's "
-	      "options, or one option\n"
-	      "  --output-format=LIST   reporters, comma-separated "
-	      "(default: normal)\n"
-	      "  --output=FILE          write the reports to FILE instead "
-	      "of stdout\n"
-	      "                         (a format can have its own: "
-	      "--output-format=normal,json=r.json)\n"
-	      "  --status-interval=TIME hand the reporters each period's "
-	      "figures (seconds)\n"
-	      "  --eta=auto|always|never\n"
-	      "                         the progress line on stderr "
-	      "(auto: on a terminal)\n"
-	      "  --eta-newline          a new progress line each second\n"
-	      "  --plugin-dir=DIR       look for plugins in DIR first "
-	      "(repeatable)\n"
-	      "  --list-plugins         list the plugins found (with "
-	      "--output-format=json: JSON)\n"
-	      "  --version              print the version\n"
-	      "  --help                 this text\n"
-	      "\n"
-	      "Exit status: 0 ok, 1 a job failed, 2 bad input.\n",
-	      f);
-}
-
-static int bad_usage(struct sb_ctx *ctx, const char *fmt, const char *arg)
-{
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), fmt, arg);
-	sb_log(ctx, SB_LOG_ERROR, NULL, "%s (see storbench --help)", msg);
-	return SB_EXIT_BAD_INPUT;
-}
-
-/* A --key[=value] that is not the CLI's own is a job option. */
-static int job_option(struct sb_ctx *ctx, struct cli *c, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
-	char key[256];
-	int rc;
-
-	/* Only the key is bounded: a value (a path) may be as long as fio's. */
-	if (klen >= sizeof(key))
-		return bad_usage(ctx, "option name too long: --%.40s...", arg);
-	memcpy(key, arg, klen);
-	key[klen] = '\0';
-	if (strcmp(key, "name") == 0) {
-		if (!eq || !eq[1])
-			return bad_usage(ctx, "--name needs a value%s", "");
-		rc = sb_jobset_section(ctx, &c->jobs, eq + 1, "command line");
-	} else {
-		if (!c->jobs.jobs)
-			rc = sb_jobset_section(ctx, &c->jobs, "global",
-					       "command line");
-		else
-			rc = 0;
-		if (!rc)
-			rc = sb_jobset_kv(ctx, &c->jobs, key,
-					  eq ? eq + 1 : NULL, "command line");
-	}
-	if (rc) {
-		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
-		return SB_EXIT_BAD_INPUT;
-	}
-	return 0;
-}
-
-static int parse_args(struct sb_ctx *ctx, struct cli *c, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int rc;
-
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage(stdout);
-			exit(SB_EXIT_OK);
-		} else if (strcmp(a, "--version") == 0) {
-			printf("storbench-%s (plugin ABI %d.%d)\n",
-			       SB_VERSION_STRING, SB_ABI_MAJOR, SB_ABI_MINOR);
-			exit(SB_EXIT_OK);
-		} else if (strcmp(a, "--list-plugins") == 0) {
-			c->list_plugins = 1;
-		} else if (strcmp(a, "--default") == 0) {
-			c->run_default = 1;
-		} else if (strcmp(a, "--parse-only") == 0) {
-			c->parse_only = 1;
-		} else if (strcmp(a, "--showcmd") == 0) {
-			c->showcmd = 1;
-		} else if (strcmp(a, "--cmdhelp") == 0) {
-			c->cmdhelp = "";
-		} else if (strncmp(a, "--cmdhelp=", 10) == 0) {
-			c->cmdhelp = a + 10;
-		} else if (strcmp(a, "--enghelp") == 0) {
-			c->enghelp = "";
-		} else if (strncmp(a, "--enghelp=", 10) == 0) {
-			c->enghelp = a + 10;
-		} else if (strncmp(a, "--section=", 10) == 0) {
-			if (c->nsections ==
-			    sizeof(c->sections) / sizeof(c->sections[0]))
-				return bad_usage(ctx, "too many %s",
-						 "--section");
-			c->sections[c->nsections++] = a + 10;
-		} else if (strncmp(a, "--plugin-dir=", 13) == 0) {
-			if (c->nplugin_dirs == SB_MAX_PLUGIN_DIRS)
-				return bad_usage(ctx, "too many %s",
-						 "--plugin-dir");
-			c->plugin_dirs[c->nplugin_dirs++] = a + 13;
-		} else if (strncmp(a, "--output-format=", 16) == 0) {
-			c->formats = a + 16;
-		} else if (strncmp(a, "--output=", 9) == 0) {
-			c->output = a + 9;
-		} else if (strncmp(a, "--status-interval=", 18) == 0) {
-			char err[256];
-
-			if (sb_val_time(a + 18, SB_UNIT_S, &c->status_ns, err,
-					sizeof(err)))
-				return bad_usage(ctx, "--status-interval: %s",
-						 err);
-		} else if (strncmp(a, "--eta=", 6) == 0) {
-			c->eta_mode = sb_eta_mode_parse(a + 6);
-			if (c->eta_mode < 0)
-				return bad_usage(ctx,
-						 "--eta=%s: expected auto, "
-						 "always or never",
-						 a + 6);
-		} else if (strcmp(a, "--eta-newline") == 0 ||
-			   strncmp(a, "--eta-newline=", 14) == 0) {
-			c->eta_newline = 1;
-		} else if (strncmp(a, "--", 2) == 0 && a[2]) {
-			c->njobopts++;
-			rc = job_option(ctx, c, a + 2);
-			if (rc)
-				return rc;
-		} else if (a[0] == '-' && a[1]) {
-			return bad_usage(ctx, "unknown option '%s'", a);
-		} else {
-			c->nfiles++;
-			rc = sb_jobfile_read(ctx, a, &c->jobs);
-			if (rc) {
-				sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
-				return SB_EXIT_BAD_INPUT;
-			}
-		}
-	}
-	return 0;
-}
-
 /* --section: keep only the named jobs (their globals stay applied). */
-static int keep_sections(struct sb_ctx *ctx, struct cli *c)
+static int keep_sections(struct sb_ctx *ctx, struct sb_cli *c)
 {
 	for (size_t i = 0; i < c->nsections; i++) {
 		int found = 0;
@@ -309,12 +118,13 @@ int main(int argc, char **argv)
 	struct sb_loader loader;
 	struct sb_signals sig = {0};
 	struct sb_cli_secrets sec;
-	struct cli c;
+	struct sb_cli c;
 	int code;
 
 	memset(&c, 0, sizeof(c));
-	code = parse_args(&ctx, &c, argc, argv);
-	if (code) {
+	code = sb_cli_parse(&ctx, &c, argc, argv);
+	if (code || c.asked) {
+		sb_cli_answer(&c, stdout);
 		sb_jobset_free(&c.jobs);
 		return code;
 	}
@@ -362,7 +172,7 @@ int main(int argc, char **argv)
 	} else if (c.run_default) {
 		code = run_default(&ctx, &ro);
 	} else if (!c.njobopts && !c.nfiles) {
-		usage(stderr);
+		sb_cli_usage(stderr);
 		code = SB_EXIT_BAD_INPUT;
 	} else if (!sb_jobset_count(&c.jobs)) {
 		sb_log(&ctx, SB_LOG_ERROR, NULL,

@@ -387,6 +387,10 @@ static int apply_unit(const struct xp *x, struct sb_expr_val *v, uint64_t f,
 	long long r;
 
 	v->dval *= (double)f;
+	/* (1/3)p p ... keeps the integer track at 0 while the decimal one
+	 * grows to infinity: an overflow all the same, as for the operators. */
+	if (!isfinite(v->dval))
+		return xfail(x, -ERANGE, pos, "result out of range");
 	if (!v->has_dval) {
 		if (__builtin_mul_overflow(v->ival, (long long)f, &r))
 			return xfail(x, -ERANGE, pos, "result out of range");

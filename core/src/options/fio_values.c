@@ -558,9 +558,9 @@ int sb_val_time_range(const char *s, uint64_t unit, struct sb_time_range *out,
 				(struct span){dash + 1, strlen(dash + 1)}, unit,
 				&hi, err, errlen);
 		if (!rc && hi < lo)
-			return sb_perr(
-				err, errlen, -EINVAL,
-				"range '%s': the end is before the start", s);
+			return bad(err, errlen, -EINVAL, "range",
+				   mkspan(s, strlen(s)),
+				   "the end is before the start");
 	}
 	if (!rc) {
 		out->lo = lo;
@@ -600,10 +600,13 @@ int sb_val_bool(const char *s, int *out, char *err, size_t errlen)
 
 		if (rc)
 			return rc;
-		if (x.dval != 0.0 && x.dval != 1.0)
+		/* The integer track, as an int option reads it: (1/2*2) is
+		 * 0 for both. */
+		if ((x.has_dval && x.dval != 0.0 && x.dval != 1.0) ||
+		    (x.ival != 0 && x.ival != 1))
 			return bad(err, errlen, -ERANGE, "bool", t,
 				   "must be 0 or 1");
-		*out = x.dval == 1.0;
+		*out = (int)x.ival;
 		return 0;
 	}
 	if (t.n && t.p[0] == '+')

@@ -1,0 +1,63 @@
+/*
+ * The command line read into what it asks for, apart from doing any of it:
+ * nothing is loaded, opened for writing or run here, so --parse-only, the
+ * program and the argv fuzz target (tests/fuzz/fuzz_argv.c) share one
+ * reader.
+ */
+#ifndef SB_CLI_ARGS_H
+#define SB_CLI_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../jobfile/jobfile.h"
+
+#define SB_MAX_PLUGIN_DIRS 64
+
+/* --help and --version end the reading: what follows them is not looked
+ * at, as when they printed and exited on the spot. */
+enum sb_cli_asked {
+	SB_CLI_RUN = 0,
+	SB_CLI_HELP,
+	SB_CLI_VERSION,
+};
+
+/* Every pointer but jobs' points into the argv it was read from. */
+struct sb_cli {
+	const char *plugin_dirs[SB_MAX_PLUGIN_DIRS];
+	size_t nplugin_dirs;
+	const char *formats;
+	const char *output;
+	int asked; /* enum sb_cli_asked */
+	int list_plugins;
+	int run_default;
+	int parse_only;
+	int showcmd;
+	const char *cmdhelp; /* NULL: not asked; "": all */
+	const char *enghelp; /* likewise */
+	const char *sections[64];
+	size_t nsections;
+	size_t nfiles;
+	size_t njobopts; /* --name= and job options, each one pair or job */
+	uint64_t status_ns;
+	int eta_mode; /* enum sb_eta_mode; 0 (auto) unless asked */
+	int eta_newline;
+	struct sb_jobset jobs;
+};
+
+/*
+ * Read argv[1..argc) into c, which the caller zeroed (c->jobs.sys may be
+ * preset, as sb_jobset allows). Job files named are read (a path of "-" is
+ * standard input). 0, or SB_EXIT_BAD_INPUT with the reason logged and left
+ * in ctx->err. Either way the caller frees c->jobs.
+ */
+int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv);
+
+/* The usage text. */
+void sb_cli_usage(FILE *f);
+
+/* What --help or --version asked for, on f. */
+void sb_cli_answer(const struct sb_cli *c, FILE *f);
+
+#endif
