@@ -45,6 +45,7 @@ struct cli {
 	size_t nfiles;
 	size_t njobopts;
 	uint64_t status_ns;
+	uint64_t stop_grace_ns;
 	int eta_mode; /* enum sb_eta_mode; 0 (auto) unless asked */
 	int eta_newline;
 	struct sb_jobset jobs;
@@ -81,6 +82,10 @@ static void usage(FILE *f)
 	      "--output-format=normal,json=r.json)\n"
 	      "  --status-interval=TIME hand the reporters each period's "
 	      "figures (seconds)\n"
+	      "  --stop-grace=TIME      how long a worker may stay in an "
+	      "engine call after a\n"
+	      "                         stop or its runtime before it is "
+	      "abandoned (default 5 s)\n"
 	      "  --eta=auto|always|never\n"
 	      "                         the progress line on stderr "
 	      "(auto: on a terminal)\n"
@@ -92,6 +97,9 @@ static void usage(FILE *f)
 	      "  --version              print the version\n"
 	      "  --help                 this text\n"
 	      "\n"
+	      "A stop, a stuck engine or an output that failed counts as a "
+	      "failed job;\n"
+	      "a second signal N quits at once with 128+N.\n"
 	      "Exit status: 0 ok, 1 a job failed, 2 bad input.\n",
 	      f);
 }
@@ -188,6 +196,15 @@ static int parse_args(struct sb_ctx *ctx, struct cli *c, int argc, char **argv)
 					sizeof(err)))
 				return bad_usage(ctx, "--status-interval: %s",
 						 err);
+		} else if (strncmp(a, "--stop-grace=", 13) == 0) {
+			char err[256];
+
+			if (sb_val_time(a + 13, SB_UNIT_S, &c->stop_grace_ns,
+					err, sizeof(err)))
+				return bad_usage(ctx, "--stop-grace: %s", err);
+			if (!c->stop_grace_ns)
+				return bad_usage(ctx, "--stop-grace=%s: must be "
+						 "more than 0", a + 13);
 		} else if (strncmp(a, "--eta=", 6) == 0) {
 			c->eta_mode = sb_eta_mode_parse(a + 6);
 			if (c->eta_mode < 0)
@@ -310,7 +327,9 @@ static int run_default(struct sb_ctx *ctx, struct sb_run_opts *ro)
 		       dir);
 		code = sb_run(ctx, ctx->loader, &set, ro);
 	}
-	sb_jobset_free(&set);
+	/* An abandoned worker still reads its job's definition. */
+	if (!ctx->abandoned)
+		sb_jobset_free(&set);
 	remove_tree(dir);
 	return code;
 }
@@ -350,6 +369,7 @@ int main(int argc, char **argv)
 	ro.status_ns = c.status_ns;
 	ro.eta_mode = c.eta_mode;
 	ro.eta_newline = c.eta_newline;
+	ro.stop_grace_ns = c.stop_grace_ns;
 
 	if (!code && sb_signals_start(&sig, &ctx)) {
 		sb_log(&ctx, SB_LOG_ERROR, NULL, "cannot watch for signals");
@@ -387,9 +407,13 @@ int main(int argc, char **argv)
 		code = sb_run(&ctx, &loader, &c.jobs, &ro);
 	}
 	sb_signals_stop(&sig);
-	/* A signal cut the run short; exitall ends it as the job asked. */
-	if (sb_stopping(&ctx) == SB_STOP_SIGNAL && code == SB_EXIT_OK)
-		code = SB_EXIT_JOB_ERROR;
+	code = sb_signals_exit_code(&sig, &ctx, code);
+	if (ctx.abandoned) {
+		/* A worker stuck in a plugin may still run its code and read
+		 * the jobs: free nothing, and end it with the process. */
+		fflush(NULL);
+		_exit(code);
+	}
 	sb_jobset_free(&c.jobs);
 	sb_loader_free(&loader);
 	return code;

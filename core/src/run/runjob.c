@@ -10,6 +10,7 @@
 #include "../util/str.h"
 #include "devguard.h"
 #include "hostinfo.h"
+#include "watch.h"
 
 static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 {
@@ -101,6 +102,9 @@ static void *worker_main(void *arg)
 	struct sb_runjob *rj = w->rj;
 
 	sb_worker_run(w);
+	/* The main thread may join it now (or has given up on it: then
+	 * everything below stays valid, as nothing of the run is freed). */
+	__atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
 	/* exitall: the first clone of such a job to end stops the run. */
 	if (rj->opts.exitall) {
 		int none = 0;
@@ -109,7 +113,10 @@ static void *worker_main(void *arg)
 		atomic_compare_exchange_strong(&rj->ctx->stop, &none,
 					       SB_STOP_EXITALL);
 	}
-	if (atomic_fetch_sub(&rj->live, 1) == 1 && rj->done_signal) {
+	/* Every end, not only the last: the run also waits for a job whose
+	 * other workers were abandoned. */
+	atomic_fetch_sub(&rj->live, 1);
+	if (rj->done_signal) {
 		pthread_mutex_lock(&rj->done_signal->lock);
 		pthread_cond_broadcast(&rj->done_signal->cond);
 		pthread_mutex_unlock(&rj->done_signal->lock);
@@ -188,14 +195,52 @@ static void merge_worker(struct sb_runjob *rj, const struct sb_worker *w)
 		job_fail(rj, w->error, w->errmsg);
 }
 
+/*
+ * Workers given up on keep running on the array they were started with, so
+ * the job goes on with a copy: the ended workers as they are, the abandoned
+ * ones as far as they can be read from here. The array stays theirs.
+ */
+static void keep_abandoned(struct sb_runjob *rj)
+{
+	struct sb_worker *copy = calloc(rj->job.numjobs, sizeof(*copy));
+	char msg[SB_ERRMSG_MAX];
+
+	for (unsigned i = 0; i < rj->nstarted; i++) {
+		const struct sb_worker *w = &rj->workers[i];
+
+		if (!w->abandoned_ns)
+			continue;
+		sb_watch_describe(rj, w, msg, sizeof(msg));
+		job_fail(rj, -ETIMEDOUT, msg);
+	}
+	if (!copy) {
+		/* Nothing of theirs is reported, nothing is freed. */
+		rj->stuck_workers = rj->workers;
+		rj->workers = NULL;
+		rj->nstarted = 0;
+		return;
+	}
+	for (unsigned i = 0; i < rj->job.numjobs; i++) {
+		const struct sb_worker *w = &rj->workers[i];
+
+		if (i < rj->nstarted && w->abandoned_ns)
+			sb_watch_take(&copy[i], w);
+		else
+			copy[i] = *w;
+	}
+	rj->stuck_workers = rj->workers;
+	rj->workers = copy;
+}
+
 int sb_runjob_wait(struct sb_runjob *rj)
 {
 	struct sb_cpustat end;
 
-	for (unsigned i = 0; i < rj->nstarted; i++) {
-		pthread_join(rj->workers[i].thread, NULL);
-		merge_worker(rj, &rj->workers[i]);
-	}
+	/* The run waits (sb_watch_job) until each has ended or been given
+	 * up on: these joins do not block. */
+	for (unsigned i = 0; i < rj->nstarted; i++)
+		if (!rj->workers[i].abandoned_ns)
+			pthread_join(rj->workers[i].thread, NULL);
 	sb_cpustat_read(&end);
 	rj->host_cpu = sb_cpustat_busy(&rj->cpu_start, &end);
 	/* The interval thread hands the reporters the job's last partial
@@ -209,7 +254,13 @@ int sb_runjob_wait(struct sb_runjob *rj)
 		pthread_mutex_unlock(rj->samp_lock);
 	}
 	atomic_store(&rj->sampling, 0);
-	if (rj->set_up && rj->eops->report) {
+	if (rj->nabandoned)
+		keep_abandoned(rj);
+	for (unsigned i = 0; i < rj->nstarted; i++)
+		merge_worker(rj, &rj->workers[i]);
+	/* A stuck worker is still inside the engine: its per-job state and
+	 * what setup allocated stay as they are. */
+	if (rj->set_up && rj->eops->report && !rj->nabandoned) {
 		int rc = rj->eops->report(&rj->menv);
 
 		if (rc) {
@@ -220,13 +271,14 @@ int sb_runjob_wait(struct sb_runjob *rj)
 			job_fail(rj, rc, msg);
 		}
 	}
-	if (rj->set_up && rj->eops->teardown)
+	if (rj->set_up && rj->eops->teardown && !rj->nabandoned)
 		rj->eops->teardown(&rj->menv);
 	/* Workers' buffers go now; their measurements stay for the
 	 * per-clone results until the job is freed. */
 	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)
 		sb_worker_free(&rj->workers[i]);
-	sb_handle_release(&rj->mh);
+	if (!rj->nabandoned)
+		sb_handle_release(&rj->mh);
 	if (sb_runjob_results(rj))
 		job_fail(rj, -ENOMEM, "out of memory for the results");
 	return rj->error;

@@ -15,6 +15,23 @@ int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
 int sb_whook_failed(struct sb_worker *w, struct sb_handle *h, int code,
 		    const char *hook);
 
+/* Around every engine and generator call: the hook the worker is in, for
+ * the main thread's watch (watch.c). The store on entry is a release, so
+ * what the worker measured before the call is seen with it; both are
+ * plain moves on x86. */
+static inline void sb_hook_enter(struct sb_worker *w, int hook)
+{
+	__atomic_store_n(&w->hook,
+			 (++w->ncalls << SB_HOOK_BITS) | (uint64_t)hook,
+			 __ATOMIC_RELEASE);
+}
+
+static inline void sb_hook_leave(struct sb_worker *w)
+{
+	__atomic_store_n(&w->hook, w->ncalls << SB_HOOK_BITS,
+			 __ATOMIC_RELAXED);
+}
+
 /* wfiles.c: name the worker's files and size their shares. */
 int sb_wfiles_build(struct sb_worker *w);
 void sb_wfiles_free(struct sb_worker *w);
