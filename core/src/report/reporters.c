@@ -141,6 +141,37 @@ static void hook_error(struct sb_ctx *ctx, struct sb_reporter_inst *r,
 	       sb_handle_errmsg(&r->h, rc));
 }
 
+static const char *out_name(const struct sb_reporters *rs,
+			    const struct sb_reporter_inst *r)
+{
+	if (r->path)
+		return r->path;
+	return rs->own_out ? "--output" : "stdout";
+}
+
+/*
+ * A closed pipe (`| head -1`) or a terminal that hung up ends that output
+ * only: every reporter writing there gets no more hooks, the others still
+ * write their whole report, and the run's exit status says it failed. err
+ * is errno as the hook left it. 1 when r's output has failed.
+ */
+static int out_check(struct sb_ctx *ctx, struct sb_reporters *rs,
+		     struct sb_reporter_inst *r, int err)
+{
+	if (r->out_failed)
+		return 1;
+	if (!r->out || !ferror(r->out))
+		return 0;
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->v[i].out == r->out)
+			rs->v[i].out_failed = 1;
+	rs->out_failed = 1;
+	sb_log(ctx, SB_LOG_ERROR, r->h.who,
+	       "cannot write %s: %s; the other outputs still get the report",
+	       out_name(rs, r), strerror(err ? err : EIO));
+	return 1;
+}
+
 int sb_reporters_open(struct sb_ctx *ctx, struct sb_reporters *rs,
 		      const struct sb_run_info *run)
 {
@@ -168,10 +199,11 @@ void sb_reporters_job_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
 
-		if (!r->opened || !r->ops->job_end)
+		if (!r->opened || !r->ops->job_end || r->out_failed)
 			continue;
+		errno = 0;
 		rc = r->ops->job_end(&r->env, res);
-		if (rc)
+		if (!out_check(ctx, rs, r, errno) && rc)
 			hook_error(ctx, r, "job_end", rc);
 	}
 }
@@ -183,10 +215,14 @@ void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
 
-		if (!r->opened || !r->ops->interval || r->interval_failed)
+		if (!r->opened || !r->ops->interval || r->interval_failed ||
+		    r->out_failed)
 			continue;
+		errno = 0;
 		rc = r->ops->interval(&r->env, iv);
-		if (rc) {
+		if (out_check(ctx, rs, r, errno)) {
+			r->interval_failed = 1;
+		} else if (rc) {
 			/* Said once: a failing hook would say it every
 			 * period. */
 			hook_error(ctx, r, "interval", rc);
@@ -204,20 +240,24 @@ int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
 
-		if (!r->opened)
+		if (!r->opened || r->out_failed)
 			continue;
+		errno = 0;
 		rc = r->ops->run_end(&r->env, res);
-		if (rc) {
+		if (!out_check(ctx, rs, r, errno) && rc) {
 			hook_error(ctx, r, "run_end", rc);
 			err = rc;
 		}
 	}
-	return err;
+	return err ? err : rs->out_failed ? -EIO : 0;
 }
 
 int sb_reporters_close(struct sb_ctx *ctx, struct sb_reporters *rs)
 {
-	int rc = 0;
+	int rc = 0, out_failed = 0;
+
+	for (size_t i = 0; i < rs->n; i++)
+		out_failed |= rs->v[i].out == rs->out && rs->v[i].out_failed;
 
 	for (size_t i = 0; i < rs->n; i++) {
 		struct sb_reporter_inst *r = &rs->v[i];
@@ -228,16 +268,17 @@ int sb_reporters_close(struct sb_ctx *ctx, struct sb_reporters *rs)
 		free(r->opts);
 		free(r->state);
 		sb_handle_release(&r->h);
-		if (r->own_out && fclose(r->out) != 0 && !rc)
+		/* An output that failed (run_end said so) fails again here. */
+		if (r->own_out && fclose(r->out) != 0 && !rc && !r->out_failed)
 			rc = sb_err(ctx, -errno, "cannot write %s: %s", r->path,
 				    strerror(errno));
 		free(r->path);
 	}
 	free(rs->v);
-	if (rs->out && fflush(rs->out) != 0)
+	if (rs->out && fflush(rs->out) != 0 && !out_failed)
 		rc = sb_err(ctx, -errno, "cannot write the results: %s",
 			    strerror(errno));
-	if (rs->own_out && fclose(rs->out) != 0 && !rc)
+	if (rs->own_out && fclose(rs->out) != 0 && !rc && !out_failed)
 		rc = sb_err(ctx, -errno, "cannot write the results: %s",
 			    strerror(errno));
 	memset(rs, 0, sizeof(*rs));

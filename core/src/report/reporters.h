@@ -26,6 +26,7 @@ struct sb_reporter_inst {
 	int own_out;	     /* out is this instance's to close */
 	char *path;	     /* FORMAT=FILE's file, or NULL */
 	int interval_failed; /* said once, then the hook is not called */
+	int out_failed;	     /* its output failed: no more hooks */
 };
 
 struct sb_reporters {
@@ -33,6 +34,7 @@ struct sb_reporters {
 	size_t n;
 	FILE *out;
 	int own_out;
+	int out_failed; /* an output failed (said once): the run fails */
 };
 
 /* formats: comma-separated entries NAME[+][=FILE] (NAME+ sets the

@@ -207,11 +207,18 @@ static void keep_abandoned(struct sb_runjob *rj)
 
 	for (unsigned i = 0; i < rj->nstarted; i++) {
 		const struct sb_worker *w = &rj->workers[i];
+		size_t n;
 
 		if (!w->abandoned_ns)
 			continue;
 		sb_watch_describe(rj, w, msg, sizeof(msg));
+		n = strlen(msg);
+		if (rj->nabandoned > 1)
+			snprintf(msg + n, sizeof(msg) - n,
+				 " (%u of its %u clones were)", rj->nabandoned,
+				 rj->nstarted);
 		job_fail(rj, -ETIMEDOUT, msg);
+		break;
 	}
 	if (!copy) {
 		/* Nothing of theirs is reported, nothing is freed. */
