@@ -17,7 +17,7 @@ cd "$T" || bail "cannot enter $T"
 HANG=$SB_BUILD_DIR/tests/plugins/hang_engine.so
 [[ -f $HANG ]] || bail "no test engine at $HANG (build the tree first)"
 
-plan 43
+plan 45
 
 # start NAME ARGS...: storbench in the background, output in NAME.out and
 # NAME.err; its pid in PID_NAME. Killed after 25 s whatever happens.
@@ -152,6 +152,11 @@ is "$rc" 1 "normal into head -1 with a json file: exit 1"
 ok "all 64 clones in the json file" python3 -c \
 	'import json,sys; assert len(json.load(open(sys.argv[1]))["jobs"]) == 64' \
 	"$T/big.json"
+
+# --- --stop-grace is checked like any other value ---------------------
+"$SB_BIN" --stop-grace=0 --name=g --ioengine=null --size=64k >/dev/null 2>grace.err
+is "$?" 2 "--stop-grace=0 is bad input"
+like "$(cat grace.err)" -- '--stop-grace=0: must be more than 0' "saying why"
 
 # --- SIGUSR1: the figures so far, and the run goes on -----------------
 start usr1 --name=u --ioengine=null --size=1m --runtime=2 --time_based

@@ -203,8 +203,10 @@ static int parse_args(struct sb_ctx *ctx, struct cli *c, int argc, char **argv)
 					err, sizeof(err)))
 				return bad_usage(ctx, "--stop-grace: %s", err);
 			if (!c->stop_grace_ns)
-				return bad_usage(ctx, "--stop-grace=%s: must be "
-						 "more than 0", a + 13);
+				return bad_usage(ctx,
+						 "--stop-grace=%s: must be "
+						 "more than 0",
+						 a + 13);
 		} else if (strncmp(a, "--eta=", 6) == 0) {
 			c->eta_mode = sb_eta_mode_parse(a + 6);
 			if (c->eta_mode < 0)

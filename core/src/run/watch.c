@@ -102,8 +102,8 @@ void sb_watch_describe(const struct sb_runjob *rj, const struct sb_worker *w,
 {
 	unsigned hook = (unsigned)(w->seen_hook & HOOK_MASK);
 	int gen = hook >= SB_HOOK_GEN_INIT;
-	const char *who = gen && rj->gen ? rj->gen->desc->name
-					 : rj->engine->desc->name;
+	const char *who =
+		gen && rj->gen ? rj->gen->desc->name : rj->engine->desc->name;
 	char in[256] = "";
 
 	if (hook && hook < SB_HOOK_COUNT)
@@ -114,7 +114,8 @@ void sb_watch_describe(const struct sb_runjob *rj, const struct sb_worker *w,
 			 "clone %u abandoned%s on the request to quit at once",
 			 w->idx, in);
 	else
-		snprintf(buf, len, "clone %u stuck%s for %.1f s after %s; "
+		snprintf(buf, len,
+			 "clone %u stuck%s for %.1f s after %s; "
 			 "abandoned",
 			 w->idx, in, w->stuck_s,
 			 w->abandon_why == SB_ABANDON_STOP ? "the stop"

@@ -28,8 +28,7 @@ static inline void sb_hook_enter(struct sb_worker *w, int hook)
 
 static inline void sb_hook_leave(struct sb_worker *w)
 {
-	__atomic_store_n(&w->hook, w->ncalls << SB_HOOK_BITS,
-			 __ATOMIC_RELAXED);
+	__atomic_store_n(&w->hook, w->ncalls << SB_HOOK_BITS, __ATOMIC_RELAXED);
 }
 
 /* wfiles.c: name the worker's files and size their shares. */
