@@ -43,6 +43,25 @@ static void clone_totals(struct sb_worker *w, uint64_t ios[SB_DDIR_COUNT],
 	}
 }
 
+/* The job's published totals, its clones summed into the (zeroed)
+ * arrays. */
+static void job_totals(struct sb_runjob *rj, uint64_t ios[SB_DDIR_COUNT],
+		       uint64_t bytes[SB_DDIR_COUNT],
+		       uint64_t lat[SB_DDIR_COUNT])
+{
+	for (unsigned c = 0; c < rj->nstarted; c++) {
+		uint64_t ci[SB_DDIR_COUNT], cb[SB_DDIR_COUNT],
+			cl[SB_DDIR_COUNT];
+
+		clone_totals(&rj->workers[c], ci, cb, cl);
+		for (int d = 0; d < SB_DDIR_COUNT; d++) {
+			ios[d] += ci[d];
+			bytes[d] += cb[d];
+			lat[d] += cl[d];
+		}
+	}
+}
+
 /*
  * fio's bw or iops samples of one job: each clone's rate over the period
  * and, in the last slot, the clones' sum. A direction is sampled once it
@@ -174,17 +193,7 @@ static void period(struct sb_sampler *s, struct sb_period *p, uint64_t now,
 		double frac;
 
 		if (atomic_load(&rj->sampling)) {
-			for (unsigned c = 0; c < rj->nstarted; c++) {
-				uint64_t ci[SB_DDIR_COUNT], cb[SB_DDIR_COUNT],
-					cl[SB_DDIR_COUNT];
-
-				clone_totals(&rj->workers[c], ci, cb, cl);
-				for (int d = 0; d < SB_DDIR_COUNT; d++) {
-					ios[d] += ci[d];
-					bytes[d] += cb[d];
-					lat[d] += cl[d];
-				}
-			}
+			job_totals(rj, ios, bytes, lat);
 			ij = &s->ivjobs[iv->njobs++];
 			memset(ij, 0, sizeof(*ij));
 			ij->name = rj->def->name;
@@ -257,17 +266,7 @@ static char *interim(struct sb_sampler *s, uint64_t now, size_t *lenp)
 		if (atomic_load(&rj->sampling) != SB_SAMPLING_ON)
 			continue;
 		running++;
-		for (unsigned c = 0; c < rj->nstarted; c++) {
-			uint64_t ci[SB_DDIR_COUNT], cb[SB_DDIR_COUNT],
-				cl[SB_DDIR_COUNT];
-
-			clone_totals(&rj->workers[c], ci, cb, cl);
-			for (int d = 0; d < SB_DDIR_COUNT; d++) {
-				ios[d] += ci[d];
-				bytes[d] += cb[d];
-				lat[d] += cl[d];
-			}
-		}
+		job_totals(rj, ios, bytes, lat);
 		fprintf(m, "%s: (groupid=%u, jobs=%u): running for %.1f s\n",
 			rj->def->name, rj->groupid, rj->nstarted, secs);
 		for (int d = 0; d < SB_DDIR_COUNT; d++) {
