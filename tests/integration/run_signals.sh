@@ -119,7 +119,15 @@ for s in INT TERM HUP PIPE; do
 	mkdir "tmp$s"
 	TMPDIR=$T/tmp$s start "def$s" --default
 done
-sleep 1.5
+# Signalled once its file is laid out and the reads run (a stop during the
+# layout would end it before any read).
+for s in INT TERM HUP PIPE; do
+	for ((i = 0; i < 100; i++)); do
+		[[ $(stat -c %s "tmp$s"/*/* 2>/dev/null) == 67108864 ]] && break
+		sleep 0.1
+	done
+done
+sleep 0.5
 for s in INT TERM HUP PIPE; do
 	signal "def$s" "$s"
 done
@@ -144,13 +152,14 @@ ok "the json file is complete" python3 -c \
 like "$(cat pipe.err)" "jsonl: cannot write stdout: Broken pipe; the other outputs still get the report" \
 	"the failed output is named once"
 is "$(grep -c 'cannot write' pipe.err)" 1 "and only once"
-# normal's report outgrows the pipe: its writes fail late, at the end.
+# normal's report (145 KB) outgrows the pipe and head's one read: its
+# writes fail late, at the end.
 timeout -k 2 20 "$SB_BIN" --output-format=normal,json="$T/big.json" \
-	--name=b --ioengine=null --size=64k --numjobs=64 2>big.err | head -1 >/dev/null
+	--name=b --ioengine=null --size=64k --numjobs=128 2>big.err | head -1 >/dev/null
 rc=${PIPESTATUS[0]}
 is "$rc" 1 "normal into head -1 with a json file: exit 1"
-ok "all 64 clones in the json file" python3 -c \
-	'import json,sys; assert len(json.load(open(sys.argv[1]))["jobs"]) == 64' \
+ok "all 128 clones in the json file" python3 -c \
+	'import json,sys; assert len(json.load(open(sys.argv[1]))["jobs"]) == 128' \
 	"$T/big.json"
 
 # --- --stop-grace is checked like any other value ---------------------
