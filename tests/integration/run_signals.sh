@@ -17,7 +17,7 @@ cd "$T" || bail "cannot enter $T"
 HANG=$SB_BUILD_DIR/tests/plugins/hang_engine.so
 [[ -f $HANG ]] || bail "no test engine at $HANG (build the tree first)"
 
-plan 45
+plan 47
 
 # start NAME ARGS...: storbench in the background, output in NAME.out and
 # NAME.err; its pid in PID_NAME. Killed after 25 s whatever happens.
@@ -166,6 +166,26 @@ ok "all 128 clones in the json file" python3 -c \
 "$SB_BIN" --stop-grace=0 --name=g --ioengine=null --size=64k >/dev/null 2>grace.err
 is "$?" 2 "--stop-grace=0 is bad input"
 like "$(cat grace.err)" -- '--stop-grace=0: must be more than 0' "saying why"
+
+# --- the terminal closes: SIGHUP, and writes to it fail ----------------
+# storbench runs on a pty of its own as its controlling terminal; closing
+# the master hangs it up, as closing a terminal window does.
+cat >hup.py <<'PY'
+import os, pty, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+time.sleep(1.5)
+os.close(fd)
+_, st = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(st))
+PY
+rc=$(timeout -k 2 20 python3 hup.py "$SB_BIN" --output-format=normal,json="$T/tty.json" \
+	--name=t --ioengine=null --size=1m --runtime=10 --time_based)
+is "$rc" 1 "a closed terminal: stopped by its SIGHUP, exit 1"
+ok "the json file is written whole" python3 -c \
+	'import json,sys; assert json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"] > 0' \
+	"$T/tty.json"
 
 # --- SIGUSR1: the figures so far, and the run goes on -----------------
 start usr1 --name=u --ioengine=null --size=1m --runtime=2 --time_based
