@@ -15,9 +15,10 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
 HANG=$SB_BUILD_DIR/tests/plugins/hang_engine.so
-[[ -f $HANG ]] || bail "no test engine at $HANG (build the tree first)"
+HANG_LAYOUT=$SB_BUILD_DIR/tests/plugins/hang_layout.so
+[[ -f $HANG && -f $HANG_LAYOUT ]] || bail "no test engines in $SB_BUILD_DIR/tests/plugins (build the tree first)"
 
-plan 47
+plan 50
 
 # start NAME ARGS...: storbench in the background, output in NAME.out and
 # NAME.err; its pid in PID_NAME. Killed after 25 s whatever happens.
@@ -100,6 +101,17 @@ for s in INT TERM HUP; do
 	is "$(json_ios "stuck$s.json")" 1000 "SIG$s: the report has what was measured"
 done
 
+# --- ... and when the engine is stuck laying the files out -------------
+start layout --name=l --ioengine="$HANG_LAYOUT" --filename="$T/l.dat" \
+	--size=1m --runtime=60 --time_based --stop-grace=1
+sleep 1
+signal layout INT
+finish layout
+is "$RC_layout" 1 "SIGINT while the engine is stuck laying out: exit 1"
+ok "within the grace + 2 s ($MS_layout ms)" test "$MS_layout" -lt 3000
+like "$(cat layout.out)" "l: \(groupid=0.*error: job l: laying out: clone 0 stuck in engine hang_layout's queue\(\) for 1\.[0-9] s after the stop; abandoned" \
+	"the report names the layout's stuck hook"
+
 # --- a second signal quits at once, with the figures -------------------
 start quit --name=q --ioengine="$HANG" --size=1m --runtime=60 --time_based \
 	--stop-grace=30 --output-format=normal,json=quit.json
@@ -163,7 +175,7 @@ ok "all 128 clones in the json file" python3 -c \
 	"$T/big.json"
 
 # --- --stop-grace is checked like any other value ---------------------
-"$SB_BIN" --stop-grace=0 --name=g --ioengine=null --size=64k >/dev/null 2>grace.err
+timeout -k 2 10 "$SB_BIN" --stop-grace=0 --name=g --ioengine=null --size=64k >/dev/null 2>grace.err
 is "$?" 2 "--stop-grace=0 is bad input"
 like "$(cat grace.err)" -- '--stop-grace=0: must be more than 0' "saying why"
 

@@ -220,6 +220,7 @@ static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
 				    (rj->wait_for < 0 ||
 				     jobs[rj->wait_for].ended)) {
 					rj->done_signal = sig;
+					rj->stop_grace_ns = grace_ns;
 					/* started before the threads exist,
 					 * so next_done never misses it */
 					pthread_mutex_lock(&sig->lock);

@@ -2,9 +2,11 @@
 #include "runjob.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../loader/loader.h"
 #include "../util/str.h"
@@ -33,6 +35,45 @@ static int needs_layout(const struct sb_runjob *rj)
 	return rj->gen || sb_rw_uses(o, SB_DDIR_READ) || o->overwrite;
 }
 
+static void *layout_main(void *arg)
+{
+	struct sb_worker *lw = arg;
+
+	sb_worker_run(lw);
+	__atomic_store_n(&lw->finished, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * One clone's layout, on a thread of its own watched as the workers are:
+ * an engine stuck in it must not hold the main thread, or no stop could
+ * report. -ETIMEDOUT when it was abandoned: lw is then the thread's.
+ */
+static int lay_out_one(struct sb_runjob *rj, struct sb_worker *lw)
+{
+	struct sb_watch wt;
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, layout_main, lw))
+		return sb_worker_run(lw);
+	sb_watch_init(&wt, rj->ctx, rj->stop_grace_ns);
+	for (;;) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(t, NULL, &ts) == 0)
+			return lw->error;
+		if (sb_watch_one(&wt, rj, lw, sb_host_services.now_ns()) &&
+		    lw->abandoned_ns)
+			return -ETIMEDOUT;
+	}
+}
+
 /* Lay out each clone's files before any clone starts; files named by
  * filename= are shared and laid out once. */
 static int lay_out(struct sb_runjob *rj)
@@ -52,7 +93,15 @@ static int lay_out(struct sb_runjob *rj)
 		lw->rj = rj;
 		lw->idx = i;
 		lw->layout = 1;
-		rc = sb_worker_run(lw);
+		rc = lay_out_one(rj, lw);
+		if (rc == -ETIMEDOUT && lw->abandoned_ns) {
+			char why[SB_ERRMSG_MAX - 64], msg[SB_ERRMSG_MAX];
+
+			sb_watch_describe(rj, lw, why, sizeof(why));
+			snprintf(msg, sizeof(msg), "laying out: %s", why);
+			job_fail(rj, rc, msg);
+			return rc; /* lw stays the stuck thread's */
+		}
 		if (rc) {
 			char msg[SB_ERRMSG_MAX];
 

@@ -113,6 +113,7 @@ struct sb_runjob {
 	 * freed; workers then is a copy of what they had measured. */
 	unsigned nabandoned;
 	struct sb_worker *stuck_workers;
+	uint64_t stop_grace_ns; /* --stop-grace; 0: the default */
 	struct sb_handle mh; /* engine hooks run on the main thread */
 	struct sb_env menv;
 	int set_up;

@@ -86,15 +86,27 @@ static int watch_worker(struct sb_watch *wt, struct sb_runjob *rj,
 	return 1;
 }
 
+static void see_stop(struct sb_watch *wt, uint64_t now)
+{
+	if (!wt->stop_ns && sb_stopping(wt->ctx))
+		wt->stop_ns = now;
+}
+
 int sb_watch_job(struct sb_watch *wt, struct sb_runjob *rj, uint64_t now)
 {
 	int done = 1;
 
-	if (!wt->stop_ns && sb_stopping(wt->ctx))
-		wt->stop_ns = now;
+	see_stop(wt, now);
 	for (unsigned i = 0; i < rj->nstarted; i++)
 		done &= watch_worker(wt, rj, &rj->workers[i], now);
 	return done;
+}
+
+int sb_watch_one(struct sb_watch *wt, struct sb_runjob *rj, struct sb_worker *w,
+		 uint64_t now)
+{
+	see_stop(wt, now);
+	return watch_worker(wt, rj, w, now);
 }
 
 void sb_watch_describe(const struct sb_runjob *rj, const struct sb_worker *w,

@@ -31,6 +31,11 @@ void sb_watch_init(struct sb_watch *wt, struct sb_ctx *ctx, uint64_t grace_ns);
  * started has ended or been abandoned. */
 int sb_watch_job(struct sb_watch *wt, struct sb_runjob *rj, uint64_t now);
 
+/* The same for one worker of rj's that is not in rj->workers (a clone
+ * laying its files out): 1 when it has ended or was abandoned now. */
+int sb_watch_one(struct sb_watch *wt, struct sb_runjob *rj, struct sb_worker *w,
+		 uint64_t now);
+
 /* Why w was abandoned, for its job's error ("clone 0 stuck in engine
  * faulty's queue() for 5.0 s after the stop; abandoned"). */
 void sb_watch_describe(const struct sb_runjob *rj, const struct sb_worker *w,
