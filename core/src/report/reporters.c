@@ -141,6 +141,13 @@ static void hook_error(struct sb_ctx *ctx, struct sb_reporter_inst *r,
 	       sb_handle_errmsg(&r->h, rc));
 }
 
+/* Set by the main thread or the interval thread, whichever writes first
+ * after the output failed. */
+static int out_failed(const struct sb_reporter_inst *r)
+{
+	return __atomic_load_n(&r->out_failed, __ATOMIC_RELAXED);
+}
+
 static const char *out_name(const struct sb_reporters *rs,
 			    const struct sb_reporter_inst *r)
 {
@@ -158,17 +165,30 @@ static const char *out_name(const struct sb_reporters *rs,
 static int out_check(struct sb_ctx *ctx, struct sb_reporters *rs,
 		     struct sb_reporter_inst *r, int err)
 {
-	if (r->out_failed)
+	int said = -1;
+
+	if (out_failed(r))
 		return 1;
 	if (!r->out || !ferror(r->out))
 		return 0;
-	for (size_t i = 0; i < rs->n; i++)
-		if (rs->v[i].out == r->out)
-			rs->v[i].out_failed = 1;
-	rs->out_failed = 1;
-	sb_log(ctx, SB_LOG_ERROR, r->h.who,
-	       "cannot write %s: %s; the other outputs still get the report",
-	       out_name(rs, r), strerror(err ? err : EIO));
+	/* The interval thread may find it too: whoever marks the first
+	 * instance on that output says it. */
+	for (size_t i = 0; i < rs->n; i++) {
+		if (rs->v[i].out != r->out)
+			continue;
+		if (said < 0)
+			said = __atomic_exchange_n(&rs->v[i].out_failed, 1,
+						   __ATOMIC_RELAXED);
+		else
+			__atomic_store_n(&rs->v[i].out_failed, 1,
+					 __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&rs->out_failed, 1, __ATOMIC_RELAXED);
+	if (!said)
+		sb_log(ctx, SB_LOG_ERROR, r->h.who,
+		       "cannot write %s: %s; the other outputs still get the "
+		       "report",
+		       out_name(rs, r), strerror(err ? err : EIO));
 	return 1;
 }
 
@@ -199,7 +219,7 @@ void sb_reporters_job_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
 
-		if (!r->opened || !r->ops->job_end || r->out_failed)
+		if (!r->opened || !r->ops->job_end || out_failed(r))
 			continue;
 		errno = 0;
 		rc = r->ops->job_end(&r->env, res);
@@ -216,7 +236,7 @@ void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
 		int rc;
 
 		if (!r->opened || !r->ops->interval || r->interval_failed ||
-		    r->out_failed)
+		    out_failed(r))
 			continue;
 		errno = 0;
 		rc = r->ops->interval(&r->env, iv);
@@ -240,7 +260,7 @@ int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
 
-		if (!r->opened || r->out_failed)
+		if (!r->opened || out_failed(r))
 			continue;
 		errno = 0;
 		rc = r->ops->run_end(&r->env, res);
@@ -249,15 +269,18 @@ int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 			err = rc;
 		}
 	}
-	return err ? err : rs->out_failed ? -EIO : 0;
+	if (!err && __atomic_load_n(&rs->out_failed, __ATOMIC_RELAXED))
+		err = -EIO;
+	return err;
 }
 
 int sb_reporters_close(struct sb_ctx *ctx, struct sb_reporters *rs)
 {
-	int rc = 0, out_failed = 0;
+	int rc = 0, main_failed = 0;
 
+	/* The interval thread has ended: plain reads from here. */
 	for (size_t i = 0; i < rs->n; i++)
-		out_failed |= rs->v[i].out == rs->out && rs->v[i].out_failed;
+		main_failed |= rs->v[i].out == rs->out && rs->v[i].out_failed;
 
 	for (size_t i = 0; i < rs->n; i++) {
 		struct sb_reporter_inst *r = &rs->v[i];
@@ -275,10 +298,10 @@ int sb_reporters_close(struct sb_ctx *ctx, struct sb_reporters *rs)
 		free(r->path);
 	}
 	free(rs->v);
-	if (rs->out && fflush(rs->out) != 0 && !out_failed)
+	if (rs->out && fflush(rs->out) != 0 && !main_failed)
 		rc = sb_err(ctx, -errno, "cannot write the results: %s",
 			    strerror(errno));
-	if (rs->own_out && fclose(rs->out) != 0 && !rc && !out_failed)
+	if (rs->own_out && fclose(rs->out) != 0 && !rc && !main_failed)
 		rc = sb_err(ctx, -errno, "cannot write the results: %s",
 			    strerror(errno));
 	memset(rs, 0, sizeof(*rs));
