@@ -177,7 +177,7 @@ ok "all 128 clones in the json file" python3 -c \
 # --- --stop-grace is checked like any other value ---------------------
 timeout -k 2 10 "$SB_BIN" --stop-grace=0 --name=g --ioengine=null --size=64k >/dev/null 2>grace.err
 is "$?" 2 "--stop-grace=0 is bad input"
-like "$(cat grace.err)" -- '--stop-grace=0: must be more than 0' "saying why"
+like "$(cat grace.err)" '--stop-grace=0: must be more than 0' "saying why"
 
 # --- the terminal closes: SIGHUP, and writes to it fail ----------------
 # storbench runs on a pty of its own as its controlling terminal; closing
