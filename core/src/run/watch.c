@@ -24,20 +24,18 @@ void sb_watch_init(struct sb_watch *wt, struct sb_ctx *ctx, uint64_t grace_ns)
 	wt->grace_ns = grace_ns ? grace_ns : SB_STOP_GRACE_NS;
 }
 
-/* When w should have stopped: at the stop, or when its runtime is up (its
- * phase's deadline once it has one, else the job's), whichever is first;
- * UINT64_MAX when neither applies. */
-static uint64_t due_ns(const struct sb_watch *wt, const struct sb_runjob *rj,
-		       const struct sb_worker *w, int *why)
+/* When w should have stopped: at the stop, or when its runtime is up,
+ * whichever is first; UINT64_MAX when neither applies. The runtime counts
+ * once the job's own I/O has begun (its phase's deadline, 0 until then):
+ * setting up, creating or laying out files may take as long as they
+ * need, as in fio, and only a stop bounds them. */
+static uint64_t due_ns(const struct sb_watch *wt, const struct sb_worker *w,
+		       int *why)
 {
-	const struct sb_job_opts *o = &rj->opts;
 	uint64_t d = __atomic_load_n(&w->deadline_ns, __ATOMIC_RELAXED);
 	uint64_t t = wt->stop_ns ? wt->stop_ns : UINT64_MAX;
 
 	*why = SB_ABANDON_STOP;
-	if (!d && o->runtime_ns)
-		d = rj->start_ns + o->startdelay.hi + o->ramp_ns +
-		    o->runtime_ns;
 	if (d && d < t) {
 		t = d;
 		*why = SB_ABANDON_RUNTIME;
@@ -76,7 +74,7 @@ static int watch_worker(struct sb_watch *wt, struct sb_runjob *rj,
 	}
 	if (!(hook & HOOK_MASK))
 		return 0;
-	due = due_ns(wt, rj, w, &why);
+	due = due_ns(wt, w, &why);
 	if (now < due)
 		return 0;
 	since = w->seen_ns > due ? w->seen_ns : due;
