@@ -24,13 +24,23 @@ struct sb_ctx {
 	 * said once per run however many jobs use the option. */
 	const char *warned[64];
 	size_t nwarned;
-	/* Set on SIGINT/SIGTERM (SB_STOP_SIGNAL) or by a job with exitall
-	 * (SB_STOP_EXITALL): workers end their jobs as if runtime were up,
-	 * and the results are still reported. */
+	/* Set on SIGINT, SIGTERM, SIGHUP or SIGPIPE (SB_STOP_SIGNAL) or by a
+	 * job with exitall (SB_STOP_EXITALL): workers end their jobs as if
+	 * runtime were up, and the results are still reported. A second
+	 * signal (SB_STOP_QUIT): the workers still running are given up on
+	 * at once, and what they measured is reported. */
 	atomic_int stop;
+	/* SIGUSR1 asked for the figures so far; the interval thread prints
+	 * them and clears it. */
+	atomic_int status_req;
+	/* A worker was abandoned in a plugin call it never came back from:
+	 * whatever it may still touch (its job, the plugins' code, the job
+	 * definitions) must never be freed, so the process ends with _exit
+	 * once the reports are out. Main thread only. */
+	int abandoned;
 };
 
-enum { SB_STOP_SIGNAL = 1, SB_STOP_EXITALL = 2 };
+enum { SB_STOP_SIGNAL = 1, SB_STOP_EXITALL = 2, SB_STOP_QUIT = 3 };
 
 static inline int sb_stopping(const struct sb_ctx *ctx)
 {

@@ -45,6 +45,10 @@ void sb_cli_usage(FILE *f)
 	      "--output-format=normal,json=r.json)\n"
 	      "  --status-interval=TIME hand the reporters each period's "
 	      "figures (seconds)\n"
+	      "  --stop-grace=TIME      how long a worker may stay in an "
+	      "engine call after a\n"
+	      "                         stop or its runtime before it is "
+	      "abandoned (default 5 s)\n"
 	      "  --eta=auto|always|never\n"
 	      "                         the progress line on stderr "
 	      "(auto: on a terminal)\n"
@@ -56,6 +60,9 @@ void sb_cli_usage(FILE *f)
 	      "  --version              print the version\n"
 	      "  --help                 this text\n"
 	      "\n"
+	      "A stop, a stuck engine or an output that failed counts as a "
+	      "failed job;\n"
+	      "a second signal N quits at once with 128+N.\n"
 	      "Exit status: 0 ok, 1 a job failed, 2 bad input.\n",
 	      f);
 }
@@ -155,6 +162,17 @@ int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 					sizeof(err)))
 				return bad_usage(ctx, "--status-interval: %s",
 						 err);
+		} else if (strncmp(a, "--stop-grace=", 13) == 0) {
+			char err[256];
+
+			if (sb_val_time(a + 13, SB_UNIT_S, &c->stop_grace_ns,
+					err, sizeof(err)))
+				return bad_usage(ctx, "--stop-grace: %s", err);
+			if (!c->stop_grace_ns)
+				return bad_usage(ctx,
+						 "--stop-grace=%s: must be "
+						 "more than 0",
+						 a + 13);
 		} else if (strncmp(a, "--eta=", 6) == 0) {
 			c->eta_mode = sb_eta_mode_parse(a + 6);
 			if (c->eta_mode < 0)

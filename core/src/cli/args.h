@@ -41,6 +41,7 @@ struct sb_cli {
 	size_t nfiles;
 	size_t njobopts; /* --name= and job options, each one pair or job */
 	uint64_t status_ns;
+	uint64_t stop_grace_ns; /* 0: the default */
 	int eta_mode; /* enum sb_eta_mode; 0 (auto) unless asked */
 	int eta_newline;
 	struct sb_jobset jobs;

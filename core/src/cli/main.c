@@ -106,7 +106,9 @@ static int run_default(struct sb_ctx *ctx, struct sb_run_opts *ro)
 		       dir);
 		code = sb_run(ctx, ctx->loader, &set, ro);
 	}
-	sb_jobset_free(&set);
+	/* An abandoned worker still reads its job's definition. */
+	if (!ctx->abandoned)
+		sb_jobset_free(&set);
 	remove_tree(dir);
 	return code;
 }
@@ -148,6 +150,7 @@ int main(int argc, char **argv)
 	ro.status_ns = c.status_ns;
 	ro.eta_mode = c.eta_mode;
 	ro.eta_newline = c.eta_newline;
+	ro.stop_grace_ns = c.stop_grace_ns;
 
 	if (!code && sb_signals_start(&sig, &ctx)) {
 		sb_log(&ctx, SB_LOG_ERROR, NULL, "cannot watch for signals");
@@ -190,9 +193,13 @@ int main(int argc, char **argv)
 		code = sb_run(&ctx, &loader, &c.jobs, &ro);
 	}
 	sb_signals_stop(&sig);
-	/* A signal cut the run short; exitall ends it as the job asked. */
-	if (sb_stopping(&ctx) == SB_STOP_SIGNAL && code == SB_EXIT_OK)
-		code = SB_EXIT_JOB_ERROR;
+	code = sb_signals_exit_code(&sig, &ctx, code);
+	if (ctx.abandoned) {
+		/* A worker stuck in a plugin may still run its code and read
+		 * the jobs: free nothing, and end it with the process. */
+		fflush(NULL);
+		_exit(code);
+	}
 	sb_jobset_free(&c.jobs);
 	sb_loader_free(&loader);
 	return code;

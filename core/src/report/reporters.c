@@ -153,6 +153,57 @@ static void hook_error(struct sb_ctx *ctx, struct sb_reporter_inst *r,
 		r->broke = 1;
 }
 
+/* Set by the main thread or the interval thread, whichever writes first
+ * after the output failed. */
+static int out_failed(const struct sb_reporter_inst *r)
+{
+	return __atomic_load_n(&r->out_failed, __ATOMIC_RELAXED);
+}
+
+static const char *out_name(const struct sb_reporters *rs,
+			    const struct sb_reporter_inst *r)
+{
+	if (r->path)
+		return r->path;
+	return rs->own_out ? "--output" : "stdout";
+}
+
+/*
+ * A closed pipe (`| head -1`) or a terminal that hung up ends that output
+ * only: every reporter writing there gets no more hooks, the others still
+ * write their whole report, and the run's exit status says it failed. err
+ * is errno as the hook left it. 1 when r's output has failed.
+ */
+static int out_check(struct sb_ctx *ctx, struct sb_reporters *rs,
+		     struct sb_reporter_inst *r, int err)
+{
+	int said = -1;
+
+	if (out_failed(r))
+		return 1;
+	if (!r->out || !ferror(r->out))
+		return 0;
+	/* The interval thread may find it too: whoever marks the first
+	 * instance on that output says it. */
+	for (size_t i = 0; i < rs->n; i++) {
+		if (rs->v[i].out != r->out)
+			continue;
+		if (said < 0)
+			said = __atomic_exchange_n(&rs->v[i].out_failed, 1,
+						   __ATOMIC_RELAXED);
+		else
+			__atomic_store_n(&rs->v[i].out_failed, 1,
+					 __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&rs->out_failed, 1, __ATOMIC_RELAXED);
+	if (!said)
+		sb_log(ctx, SB_LOG_ERROR, r->h.who,
+		       "cannot write %s: %s; the other outputs still get the "
+		       "report",
+		       out_name(rs, r), strerror(err ? err : EIO));
+	return 1;
+}
+
 int sb_reporters_open(struct sb_ctx *ctx, struct sb_reporters *rs,
 		      const struct sb_run_info *run)
 {
@@ -180,10 +231,11 @@ void sb_reporters_job_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
 
-		if (!r->opened || !r->ops->job_end)
+		if (!r->opened || !r->ops->job_end || out_failed(r))
 			continue;
+		errno = 0;
 		rc = r->ops->job_end(&r->env, res);
-		if (rc)
+		if (!out_check(ctx, rs, r, errno) && rc)
 			hook_error(ctx, r, "job_end", rc);
 	}
 }
@@ -195,10 +247,14 @@ void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
 
-		if (!r->opened || !r->ops->interval || r->interval_failed)
+		if (!r->opened || !r->ops->interval || r->interval_failed ||
+		    out_failed(r))
 			continue;
+		errno = 0;
 		rc = r->ops->interval(&r->env, iv);
-		if (rc) {
+		if (out_check(ctx, rs, r, errno)) {
+			r->interval_failed = 1;
+		} else if (rc) {
 			/* Said once: a failing hook would say it every
 			 * period. */
 			hook_error(ctx, r, "interval", rc);
@@ -216,22 +272,29 @@ int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
 
-		if (!r->opened)
+		if (!r->opened || out_failed(r))
 			continue;
+		errno = 0;
 		rc = r->ops->run_end(&r->env, res);
-		if (rc) {
+		if (!out_check(ctx, rs, r, errno) && rc) {
 			hook_error(ctx, r, "run_end", rc);
 			err = rc;
 		}
 		if (r->broke)
 			err = -EPROTO;
 	}
+	if (!err && __atomic_load_n(&rs->out_failed, __ATOMIC_RELAXED))
+		err = -EIO;
 	return err;
 }
 
 int sb_reporters_close(struct sb_ctx *ctx, struct sb_reporters *rs)
 {
-	int rc = 0;
+	int rc = 0, main_failed = 0;
+
+	/* The interval thread has ended: plain reads from here. */
+	for (size_t i = 0; i < rs->n; i++)
+		main_failed |= rs->v[i].out == rs->out && rs->v[i].out_failed;
 
 	for (size_t i = 0; i < rs->n; i++) {
 		struct sb_reporter_inst *r = &rs->v[i];
@@ -242,16 +305,17 @@ int sb_reporters_close(struct sb_ctx *ctx, struct sb_reporters *rs)
 		free(r->opts);
 		free(r->state);
 		sb_handle_release(&r->h);
-		if (r->own_out && fclose(r->out) != 0 && !rc)
+		/* An output that failed (run_end said so) fails again here. */
+		if (r->own_out && fclose(r->out) != 0 && !rc && !r->out_failed)
 			rc = sb_err(ctx, -errno, "cannot write %s: %s", r->path,
 				    strerror(errno));
 		free(r->path);
 	}
 	free(rs->v);
-	if (rs->out && fflush(rs->out) != 0)
+	if (rs->out && fflush(rs->out) != 0 && !main_failed)
 		rc = sb_err(ctx, -errno, "cannot write the results: %s",
 			    strerror(errno));
-	if (rs->own_out && fclose(rs->out) != 0 && !rc)
+	if (rs->own_out && fclose(rs->out) != 0 && !rc && !main_failed)
 		rc = sb_err(ctx, -errno, "cannot write the results: %s",
 			    strerror(errno));
 	memset(rs, 0, sizeof(*rs));

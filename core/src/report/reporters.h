@@ -27,6 +27,7 @@ struct sb_reporter_inst {
 	char *path;	     /* FORMAT=FILE's file, or NULL */
 	int interval_failed; /* said once, then the hook is not called */
 	int broke;	     /* a hook returned what reporter.h forbids */
+	int out_failed;	     /* its output failed: no more hooks */
 };
 
 struct sb_reporters {
@@ -35,6 +36,7 @@ struct sb_reporters {
 	FILE *out;
 	int own_out;
 	const char *out_path; /* --output, or NULL for stdout; the caller's */
+	int out_failed; /* an output failed (said once): the run fails */
 };
 
 /* formats: comma-separated entries NAME[+][=FILE] (NAME+ sets the

@@ -263,7 +263,9 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max, uint64_t *t)
 		min = w->inflight;
 	if (max > w->inflight)
 		max = w->inflight;
+	sb_hook_enter(w, SB_HOOK_GETEVENTS);
 	n = ops->getevents(&w->eenv, min, max, 0);
+	sb_hook_leave(w);
 	if (n < 0)
 		return sb_whook_failed(w, &w->eh, n, "getevents");
 	if ((n == 0 && min) || (unsigned)n > max)
@@ -275,12 +277,17 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max, uint64_t *t)
 	if (n)
 		w->complete_dist[batch_bucket((unsigned)n)]++;
 	for (int i = 0; i < n; i++) {
-		struct sb_io *io = ops->event(&w->eenv, (unsigned)i);
+		struct sb_io *io;
+		uintptr_t k;
+		struct sb_ioslot *s;
+
+		sb_hook_enter(w, SB_HOOK_EVENT);
+		io = ops->event(&w->eenv, (unsigned)i);
+		sb_hook_leave(w);
 		/* Only an I/O of this worker's that the engine holds may come
 		 * back: anything else would be freed or counted twice. */
-		uintptr_t k = ((uintptr_t)io - (uintptr_t)&w->slots[0].io) /
-			      sizeof(*w->slots);
-		struct sb_ioslot *s;
+		k = ((uintptr_t)io - (uintptr_t)&w->slots[0].io) /
+		    sizeof(*w->slots);
 
 		if (!io)
 			return sb_wbroke(w, &w->eh, "event(%d) returned NULL",
@@ -313,7 +320,9 @@ static void commit_queued(struct sb_worker *w, unsigned *nqueued)
 
 	if (!*nqueued)
 		return;
+	sb_hook_enter(w, SB_HOOK_COMMIT);
 	c = ops->commit ? ops->commit(&w->eenv) : 0;
+	sb_hook_leave(w);
 	if (c)
 		sb_whook_failed(w, &w->eh, c, "commit");
 	w->submit_dist[batch_bucket(*nqueued)]++;
@@ -364,7 +373,9 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 	 * device cannot hide behind the cap. */
 	s->issue_ns = s->intended_ns ? s->intended_ns : w->meas ? now_ns() : 0;
 	w->depth_dist[depth_bucket(w->inflight + 1)]++;
+	sb_hook_enter(w, SB_HOOK_QUEUE);
 	q = ops->queue(&w->eenv, &s->io);
+	sb_hook_leave(w);
 	if (q == SB_Q_COMPLETED) {
 		t = done_ns(w);
 		/* fio counts a synchronous I/O as submitted and reaped alone.
@@ -410,7 +421,8 @@ int sb_io_loop(struct sb_worker *w)
 
 	if (w->phase == SB_PH_MAIN && o->runtime_ns)
 		deadline = w->ramp_end_ns + o->runtime_ns;
-	w->deadline_ns = deadline;
+	/* The main thread's watch reads it too. */
+	__atomic_store_n(&w->deadline_ns, deadline, __ATOMIC_RELAXED);
 	if (w->phase != SB_PH_MAIN)
 		batch = cmin = 1, low = depth;
 	while (!w->error) {

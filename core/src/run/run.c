@@ -12,6 +12,7 @@
 #include "guard_paths.h"
 #include "runjob.h"
 #include "sampler.h"
+#include "watch.h"
 
 /* wait_for=name: the index of the job above of that name. */
 static int resolve_wait_for(struct sb_ctx *ctx, struct sb_runjob *jobs,
@@ -78,19 +79,33 @@ static int finish(struct sb_ctx *ctx, struct sb_runjob *rj, int err)
 	return err;
 }
 
-/* The first started job whose workers have all ended, waiting for one. */
-static size_t next_done(struct sb_run_signal *sig, struct sb_runjob *jobs,
-			size_t first, size_t end)
+/* How often the wait looks at the workers: a stuck one is given up on
+ * within this of its grace, and a request to quit is seen as quickly. */
+#define SB_WATCH_TICK_NS 50000000L
+
+/* The first started job whose workers have all ended or been abandoned,
+ * waiting for one. */
+static size_t next_done(struct sb_run_signal *sig, struct sb_watch *wt,
+			struct sb_runjob *jobs, size_t first, size_t end)
 {
 	pthread_mutex_lock(&sig->lock);
 	for (;;) {
+		uint64_t now = sb_host_services.now_ns();
+		struct timespec ts;
+
 		for (size_t i = first; i < end; i++)
 			if (jobs[i].started && !jobs[i].ended &&
-			    atomic_load(&jobs[i].live) == 0) {
+			    sb_watch_job(wt, &jobs[i], now)) {
 				pthread_mutex_unlock(&sig->lock);
 				return i;
 			}
-		pthread_cond_wait(&sig->cond, &sig->lock);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += SB_WATCH_TICK_NS;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&sig->cond, &sig->lock, &ts);
 	}
 }
 
@@ -150,17 +165,47 @@ static void report_block(struct sb_ctx *ctx, struct sb_reporters *rs,
 	}
 }
 
+/* The workers' wake-up; an abandoned worker may still reach it, so it is
+ * freed only when none was. */
+static struct sb_run_signal *signal_new(void)
+{
+	struct sb_run_signal *sig = calloc(1, sizeof(*sig));
+	pthread_condattr_t ca;
+
+	if (!sig)
+		return NULL;
+	pthread_mutex_init(&sig->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&sig->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	return sig;
+}
+
+static void signal_free(struct sb_ctx *ctx, struct sb_run_signal *sig)
+{
+	if (!sig || ctx->abandoned)
+		return;
+	pthread_cond_destroy(&sig->cond);
+	pthread_mutex_destroy(&sig->lock);
+	free(sig);
+}
+
 /* Jobs between two stonewalls run at once, as fio runs them; a job with
  * wait_for starts as soon as its job has ended, whatever else runs. */
 static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
 		    struct sb_runjob *jobs, size_t njobs,
-		    struct sb_reported *rep)
+		    struct sb_reported *rep, uint64_t grace_ns)
 {
-	struct sb_run_signal sig;
+	struct sb_run_signal *sig = signal_new();
+	struct sb_watch wt;
 	int err = 0;
 
-	pthread_mutex_init(&sig.lock, NULL);
-	pthread_cond_init(&sig.cond, NULL);
+	if (!sig) {
+		sb_log(ctx, SB_LOG_ERROR, NULL, "out of memory");
+		return -ENOMEM;
+	}
+	sb_watch_init(&wt, ctx, grace_ns);
 	for (size_t first = 0; first < njobs;) {
 		size_t end = first + 1, left;
 
@@ -175,12 +220,13 @@ static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
 				if (!rj->started &&
 				    (rj->wait_for < 0 ||
 				     jobs[rj->wait_for].ended)) {
-					rj->done_signal = &sig;
+					rj->done_signal = sig;
+					rj->stop_grace_ns = grace_ns;
 					/* started before the threads exist,
 					 * so next_done never misses it */
-					pthread_mutex_lock(&sig.lock);
+					pthread_mutex_lock(&sig->lock);
 					rj->started = 1;
-					pthread_mutex_unlock(&sig.lock);
+					pthread_mutex_unlock(&sig->lock);
 					/* After a stop (a signal, exitall)
 					 * the jobs left end unrun, reported
 					 * empty. */
@@ -188,15 +234,14 @@ static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
 						sb_runjob_start(rj);
 				}
 			}
-			i = next_done(&sig, jobs, first, end);
+			i = next_done(sig, &wt, jobs, first, end);
 			err = finish(ctx, &jobs[i], err);
 			jobs[i].ended = 1;
 		}
 		report_block(ctx, rs, jobs, first, end, rep);
 		first = end;
 	}
-	pthread_cond_destroy(&sig.cond);
-	pthread_mutex_destroy(&sig.lock);
+	signal_free(ctx, sig);
 	return err;
 }
 
@@ -343,7 +388,7 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 		code = SB_EXIT_JOB_ERROR;
 		goto out;
 	}
-	rc = run_jobs(ctx, &rs, jobs, njobs, &rep);
+	rc = run_jobs(ctx, &rs, jobs, njobs, &rep, ro->stop_grace_ns);
 	sb_sampler_stop(&sampler);
 	sb_cpustat_read(&cpu1);
 	sb_disks_finish(&disks, (sb_host_services.now_ns() - t0) / 1000000);
@@ -364,9 +409,12 @@ out:
 		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
 		code = SB_EXIT_JOB_ERROR;
 	}
-	for (size_t i = 0; i < njobs; i++)
+	/* Abandoned workers still read their jobs: the process ends
+	 * without freeing them (main.c). */
+	for (size_t i = 0; !ctx->abandoned && i < njobs; i++)
 		sb_runjob_free(&jobs[i]);
-	free(jobs);
+	if (!ctx->abandoned)
+		free(jobs);
 	for (size_t i = 0; i < rep.ngroups; i++)
 		sb_group_free(&rep.groups[i]);
 	free(rep.groups);

@@ -14,6 +14,9 @@ struct sb_run_opts {
 	uint64_t status_ns;  /* --status-interval, 0: none */
 	int eta_mode;	     /* enum sb_eta_mode (--eta) */
 	int eta_newline;     /* --eta-newline */
+	/* --stop-grace: how long a worker may stay in a plugin call after a
+	 * stop or its runtime before it is abandoned; 0: 5 s. */
+	uint64_t stop_grace_ns;
 };
 
 /* Returns an exit code: SB_EXIT_OK, SB_EXIT_JOB_ERROR or

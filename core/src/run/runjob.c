@@ -2,15 +2,18 @@
 #include "runjob.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../loader/loader.h"
 #include "../util/msg.h"
 #include "../util/str.h"
 #include "guard_paths.h"
 #include "hostinfo.h"
+#include "watch.h"
 
 static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 {
@@ -31,6 +34,45 @@ static int needs_layout(const struct sb_runjob *rj)
 	    (!o->size.bytes && !rj->cfg.filesize.max) || o->verify_only)
 		return 0;
 	return rj->gen || sb_rw_uses(o, SB_DDIR_READ) || o->overwrite;
+}
+
+static void *layout_main(void *arg)
+{
+	struct sb_worker *lw = arg;
+
+	sb_worker_run(lw);
+	__atomic_store_n(&lw->finished, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * One clone's layout, on a thread of its own watched as the workers are:
+ * an engine stuck in it must not hold the main thread, or no stop could
+ * report. -ETIMEDOUT when it was abandoned: lw is then the thread's.
+ */
+static int lay_out_one(struct sb_runjob *rj, struct sb_worker *lw)
+{
+	struct sb_watch wt;
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, layout_main, lw))
+		return sb_worker_run(lw);
+	sb_watch_init(&wt, rj->ctx, rj->stop_grace_ns);
+	for (;;) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_timedjoin_np(t, NULL, &ts) == 0)
+			return lw->error;
+		if (sb_watch_one(&wt, rj, lw, sb_host_services.now_ns()) &&
+		    lw->abandoned_ns)
+			return -ETIMEDOUT;
+	}
 }
 
 /* Lay out each clone's files before any clone starts; files named by
@@ -62,7 +104,15 @@ static int lay_out(struct sb_runjob *rj)
 		lw->rj = rj;
 		lw->idx = i;
 		lw->layout = 1;
-		rc = sb_worker_run(lw);
+		rc = lay_out_one(rj, lw);
+		if (rc == -ETIMEDOUT && lw->abandoned_ns) {
+			char why[SB_ERRMSG_MAX - 64], msg[SB_ERRMSG_MAX];
+
+			sb_watch_describe(rj, lw, why, sizeof(why));
+			snprintf(msg, sizeof(msg), "laying out: %s", why);
+			job_fail(rj, rc, msg);
+			return rc; /* lw stays the stuck thread's */
+		}
 		if (rc) {
 			char msg[SB_ERRMSG_MAX];
 
@@ -93,6 +143,9 @@ static void *worker_main(void *arg)
 	struct sb_runjob *rj = w->rj;
 
 	sb_worker_run(w);
+	/* The main thread may join it now (or has given up on it: then
+	 * everything below stays valid, as nothing of the run is freed). */
+	__atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
 	/* exitall: the first clone of such a job to end stops the run. */
 	if (rj->opts.exitall) {
 		int none = 0;
@@ -101,7 +154,10 @@ static void *worker_main(void *arg)
 		atomic_compare_exchange_strong(&rj->ctx->stop, &none,
 					       SB_STOP_EXITALL);
 	}
-	if (atomic_fetch_sub(&rj->live, 1) == 1 && rj->done_signal) {
+	/* Every end, not only the last: the run also waits for a job whose
+	 * other workers were abandoned. */
+	atomic_fetch_sub(&rj->live, 1);
+	if (rj->done_signal) {
 		pthread_mutex_lock(&rj->done_signal->lock);
 		pthread_cond_broadcast(&rj->done_signal->cond);
 		pthread_mutex_unlock(&rj->done_signal->lock);
@@ -181,14 +237,59 @@ static void merge_worker(struct sb_runjob *rj, const struct sb_worker *w)
 		job_fail(rj, w->error, w->errmsg);
 }
 
+/*
+ * Workers given up on keep running on the array they were started with, so
+ * the job goes on with a copy: the ended workers as they are, the abandoned
+ * ones as far as they can be read from here. The array stays theirs.
+ */
+static void keep_abandoned(struct sb_runjob *rj)
+{
+	struct sb_worker *copy = calloc(rj->job.numjobs, sizeof(*copy));
+	char msg[SB_ERRMSG_MAX];
+
+	for (unsigned i = 0; i < rj->nstarted; i++) {
+		const struct sb_worker *w = &rj->workers[i];
+		size_t n;
+
+		if (!w->abandoned_ns)
+			continue;
+		sb_watch_describe(rj, w, msg, sizeof(msg));
+		n = strlen(msg);
+		if (rj->nabandoned > 1)
+			snprintf(msg + n, sizeof(msg) - n,
+				 " (%u of its %u clones were)", rj->nabandoned,
+				 rj->nstarted);
+		job_fail(rj, -ETIMEDOUT, msg);
+		break;
+	}
+	if (!copy) {
+		/* Nothing of theirs is reported, nothing is freed. */
+		rj->stuck_workers = rj->workers;
+		rj->workers = NULL;
+		rj->nstarted = 0;
+		return;
+	}
+	for (unsigned i = 0; i < rj->job.numjobs; i++) {
+		const struct sb_worker *w = &rj->workers[i];
+
+		if (i < rj->nstarted && w->abandoned_ns)
+			sb_watch_take(&copy[i], w);
+		else
+			copy[i] = *w;
+	}
+	rj->stuck_workers = rj->workers;
+	rj->workers = copy;
+}
+
 int sb_runjob_wait(struct sb_runjob *rj)
 {
 	struct sb_cpustat end;
 
-	for (unsigned i = 0; i < rj->nstarted; i++) {
-		pthread_join(rj->workers[i].thread, NULL);
-		merge_worker(rj, &rj->workers[i]);
-	}
+	/* The run waits (sb_watch_job) until each has ended or been given
+	 * up on: these joins do not block. */
+	for (unsigned i = 0; i < rj->nstarted; i++)
+		if (!rj->workers[i].abandoned_ns)
+			pthread_join(rj->workers[i].thread, NULL);
 	sb_cpustat_read(&end);
 	rj->host_cpu = sb_cpustat_busy(&rj->cpu_start, &end);
 	/* The interval thread hands the reporters the job's last partial
@@ -202,7 +303,13 @@ int sb_runjob_wait(struct sb_runjob *rj)
 		pthread_mutex_unlock(rj->samp_lock);
 	}
 	atomic_store(&rj->sampling, 0);
-	if (rj->set_up && rj->eops->report) {
+	if (rj->nabandoned)
+		keep_abandoned(rj);
+	for (unsigned i = 0; i < rj->nstarted; i++)
+		merge_worker(rj, &rj->workers[i]);
+	/* A stuck worker is still inside the engine: its per-job state and
+	 * what setup allocated stay as they are. */
+	if (rj->set_up && rj->eops->report && !rj->nabandoned) {
 		int rc = rj->eops->report(&rj->menv);
 
 		if (rc) {
@@ -214,13 +321,14 @@ int sb_runjob_wait(struct sb_runjob *rj)
 			job_fail(rj, rc, msg);
 		}
 	}
-	if (rj->set_up && rj->eops->teardown)
+	if (rj->set_up && rj->eops->teardown && !rj->nabandoned)
 		rj->eops->teardown(&rj->menv);
 	/* Workers' buffers go now; their measurements stay for the
 	 * per-clone results until the job is freed. */
 	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)
 		sb_worker_free(&rj->workers[i]);
-	sb_handle_release(&rj->mh);
+	if (!rj->nabandoned)
+		sb_handle_release(&rj->mh);
 	if (sb_runjob_results(rj)) {
 		job_fail(rj, -ENOMEM, "out of memory for the results");
 		/* What was filled before memory ran out carries the error. */

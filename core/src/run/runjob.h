@@ -115,6 +115,12 @@ struct sb_runjob {
 
 	struct sb_worker *workers;
 	unsigned nstarted;
+	/* Workers abandoned in a plugin call (watch.c). Their threads may
+	 * still run on the array they started with, kept here and never
+	 * freed; workers then is a copy of what they had measured. */
+	unsigned nabandoned;
+	struct sb_worker *stuck_workers;
+	uint64_t stop_grace_ns; /* --stop-grace; 0: the default */
 	struct sb_handle mh; /* engine hooks run on the main thread */
 	struct sb_env menv;
 	int set_up;
@@ -221,6 +227,27 @@ struct sb_vrec {
 	uint64_t offset, length, seed, index;
 };
 
+/* The plugin call a worker is in, for a stop that finds it stuck there. */
+enum sb_hook {
+	SB_HOOK_NONE = 0,
+	SB_HOOK_INIT,
+	SB_HOOK_OPEN,
+	SB_HOOK_QUEUE,
+	SB_HOOK_COMMIT,
+	SB_HOOK_GETEVENTS,
+	SB_HOOK_EVENT,
+	SB_HOOK_CLOSE,
+	SB_HOOK_UNLINK,
+	SB_HOOK_CLEANUP,
+	SB_HOOK_GEN_INIT, /* the generator's, from here on */
+	SB_HOOK_GEN_NEXT,
+	SB_HOOK_GEN_CLEANUP,
+	SB_HOOK_COUNT,
+};
+
+/* sb_worker.hook: the call's number above these bits, the hook in them. */
+#define SB_HOOK_BITS 8
+
 struct sb_worker {
 	struct sb_runjob *rj;
 	unsigned idx;
@@ -300,6 +327,26 @@ struct sb_worker {
 	int error;
 	char errmsg[SB_ERRMSG_MAX];
 	struct sb_dir_acc dir[SB_DDIR_COUNT];
+
+	/* Which plugin call the worker is in: (calls << SB_HOOK_BITS) | enum
+	 * sb_hook, stored around every engine and generator call (relaxed,
+	 * SB_HOOK_NONE between calls), so the main thread can tell a call
+	 * that never returns from many short ones without a clock read on
+	 * the I/O path. */
+	uint64_t hook;
+	uint64_t ncalls;
+	int finished; /* set (release) as the thread leaves */
+	/* The main thread's watch (run/watch.c); only it touches these. */
+	uint64_t seen_hook, seen_ns; /* hook as last seen, and since when */
+	uint64_t abandoned_ns;	     /* given up on at; 0: not */
+	double stuck_s;		     /* in that call, past the stop */
+	int abandon_why;	     /* enum sb_abandon_why */
+};
+
+enum sb_abandon_why {
+	SB_ABANDON_RUNTIME, /* stuck past its runtime */
+	SB_ABANDON_STOP,    /* stuck past a stop */
+	SB_ABANDON_QUIT,    /* still running on a request to quit at once */
 };
 
 /* Parse def into rj, loading the plugins it names. Bad input: ctx->err says

@@ -1,6 +1,7 @@
 #include "sampler.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -39,6 +40,25 @@ static void clone_totals(struct sb_worker *w, uint64_t ios[SB_DDIR_COUNT],
 		if (lat)
 			lat[d] = __atomic_load_n(&w->lat_sum_ns[d],
 						 __ATOMIC_RELAXED);
+	}
+}
+
+/* The job's published totals, its clones summed into the (zeroed)
+ * arrays. */
+static void job_totals(struct sb_runjob *rj, uint64_t ios[SB_DDIR_COUNT],
+		       uint64_t bytes[SB_DDIR_COUNT],
+		       uint64_t lat[SB_DDIR_COUNT])
+{
+	for (unsigned c = 0; c < rj->nstarted; c++) {
+		uint64_t ci[SB_DDIR_COUNT], cb[SB_DDIR_COUNT],
+			cl[SB_DDIR_COUNT];
+
+		clone_totals(&rj->workers[c], ci, cb, cl);
+		for (int d = 0; d < SB_DDIR_COUNT; d++) {
+			ios[d] += ci[d];
+			bytes[d] += cb[d];
+			lat[d] += cl[d];
+		}
 	}
 }
 
@@ -173,17 +193,7 @@ static void period(struct sb_sampler *s, struct sb_period *p, uint64_t now,
 		double frac;
 
 		if (atomic_load(&rj->sampling)) {
-			for (unsigned c = 0; c < rj->nstarted; c++) {
-				uint64_t ci[SB_DDIR_COUNT], cb[SB_DDIR_COUNT],
-					cl[SB_DDIR_COUNT];
-
-				clone_totals(&rj->workers[c], ci, cb, cl);
-				for (int d = 0; d < SB_DDIR_COUNT; d++) {
-					ios[d] += ci[d];
-					bytes[d] += cb[d];
-					lat[d] += cl[d];
-				}
-			}
+			job_totals(rj, ios, bytes, lat);
 			ij = &s->ivjobs[iv->njobs++];
 			memset(ij, 0, sizeof(*ij));
 			ij->name = rj->def->name;
@@ -228,6 +238,62 @@ static void period(struct sb_sampler *s, struct sb_period *p, uint64_t now,
 	p->last_ns = now;
 }
 
+/*
+ * SIGUSR1: the figures of the running jobs so far, as fio prints its
+ * running stats on that signal and goes on. They go to stderr in one
+ * write, so they never land inside a report (stdout may be JSON) and
+ * never split another thread's line.
+ */
+static char *interim(struct sb_sampler *s, uint64_t now, size_t *lenp)
+{
+	static const char *const names[SB_DDIR_COUNT] = {"read", "write",
+							 "trim"};
+	char *buf = NULL;
+	size_t len = 0, running = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	fprintf(m, "storbench: figures so far, %.1f s into the run:\n",
+		(double)(now - s->start_ns) / 1e9);
+	for (size_t j = 0; j < s->njobs; j++) {
+		struct sb_runjob *rj = &s->jobs[j];
+		uint64_t ios[SB_DDIR_COUNT] = {0}, bytes[SB_DDIR_COUNT] = {0},
+			 lat[SB_DDIR_COUNT] = {0};
+		double secs = (double)(now - rj->start_ns) / 1e9;
+		int any = 0;
+
+		if (atomic_load(&rj->sampling) != SB_SAMPLING_ON)
+			continue;
+		running++;
+		job_totals(rj, ios, bytes, lat);
+		fprintf(m, "%s: (groupid=%u, jobs=%u): running for %.1f s\n",
+			rj->def->name, rj->groupid, rj->nstarted, secs);
+		for (int d = 0; d < SB_DDIR_COUNT; d++) {
+			if (!ios[d])
+				continue;
+			any = 1;
+			fprintf(m,
+				"  %s: IOPS=%.0f, BW=%.1fMiB/s (%.1fMiB in "
+				"%.0f msec), lat avg=%.2f usec\n",
+				names[d], (double)ios[d] / secs,
+				(double)bytes[d] / 1048576.0 / secs,
+				(double)bytes[d] / 1048576.0, secs * 1e3,
+				(double)lat[d] / (double)ios[d] / 1e3);
+		}
+		if (!any)
+			fputs("  no I/O completed yet\n", m);
+	}
+	if (!running)
+		fputs("  no job is running\n", m);
+	if (fclose(m) != 0) {
+		free(buf);
+		return NULL;
+	}
+	*lenp = len;
+	return buf;
+}
+
 static void *sampler_main(void *arg)
 {
 	struct sb_sampler *s = arg;
@@ -249,6 +315,19 @@ static void *sampler_main(void *arg)
 		if (s->stop)
 			break;
 		now = now_ns();
+		if (atomic_exchange(&s->ctx->status_req, 0)) {
+			size_t len = 0;
+			char *text = interim(s, now, &len);
+
+			pthread_mutex_unlock(&s->lock);
+			if (text) {
+				sb_eta_done(s->eta);
+				fwrite(text, 1, len, stderr);
+				fflush(stderr);
+			}
+			free(text);
+			pthread_mutex_lock(&s->lock);
+		}
 		ending = 0;
 		for (size_t j = 0; j < s->njobs; j++) {
 			int st = atomic_load(&s->jobs[j].sampling);

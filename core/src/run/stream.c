@@ -237,7 +237,9 @@ static int next_work(struct sb_worker *w, struct sb_io_spec *spec)
 
 	if (w->phase != SB_PH_MAIN || !rj->gen)
 		return sb_wfiles_next(w, spec);
+	sb_hook_enter(w, SB_HOOK_GEN_NEXT);
 	rc = rj->gops->next(&w->genv, spec);
+	sb_hook_leave(w);
 	if (rc == SB_GEN_END)
 		return rc;
 	if (rc)

@@ -225,7 +225,9 @@ int sb_wfile_open(struct sb_worker *w, unsigned i)
 	f->f.want_bytes = sb_wfile_base(w, f) + f->size_share;
 	f->f.fd = -1;
 	if (ops->open_file) {
+		sb_hook_enter(w, SB_HOOK_OPEN);
 		rc = ops->open_file(&w->eenv, &f->f);
+		sb_hook_leave(w);
 		if (rc)
 			return sb_whook_failed(w, &w->eh, rc, "open");
 	}
@@ -249,7 +251,9 @@ static void close_file(struct sb_worker *w, struct sb_wfile *f)
 	if (w->iolog)
 		fprintf(w->iolog, "%s close\n", f->path);
 	if (ops->close_file) {
+		sb_hook_enter(w, SB_HOOK_CLOSE);
 		rc = ops->close_file(&w->eenv, &f->f);
+		sb_hook_leave(w);
 		if (rc)
 			sb_whook_failed(w, &w->eh, rc, "close");
 	}

@@ -122,7 +122,9 @@ static int start_generator(struct sb_worker *w)
 		return sb_wfail(w, -ENOMEM, "out of memory");
 	sb_env_init(&w->genv, &w->gh, rj->gen_opts, w->gstate, &rj->job,
 		    w->idx);
+	sb_hook_enter(w, SB_HOOK_GEN_INIT);
 	rc = rj->gops->init ? rj->gops->init(&w->genv) : 0;
+	sb_hook_leave(w);
 	if (rc)
 		return sb_whook_failed(w, &w->gh, rc, "init");
 	w->gen_live = 1;
@@ -244,7 +246,11 @@ static void unlink_files(struct sb_worker *w)
 	if (w->layout || !w->rj->opts.unlink || !ops->unlink_file)
 		return;
 	for (unsigned i = 0; i < w->nfiles; i++) {
-		int rc = ops->unlink_file(&w->eenv, &w->files[i].f);
+		int rc;
+
+		sb_hook_enter(w, SB_HOOK_UNLINK);
+		rc = ops->unlink_file(&w->eenv, &w->files[i].f);
+		sb_hook_leave(w);
 
 		if (rc)
 			sb_whook_failed(w, &w->eh, rc, "unlink");
@@ -277,7 +283,9 @@ int sb_worker_run(struct sb_worker *w)
 				 w->idx, strerror(-rc));
 	}
 	if (!w->error && ops->init) {
+		sb_hook_enter(w, SB_HOOK_INIT);
 		rc = ops->init(&w->eenv);
+		sb_hook_leave(w);
 		if (rc)
 			sb_whook_failed(w, &w->eh, rc, "init");
 	}
@@ -288,15 +296,21 @@ int sb_worker_run(struct sb_worker *w)
 		else
 			run_job(w);
 	}
-	if (w->gen_live && rj->gops->cleanup)
+	if (w->gen_live && rj->gops->cleanup) {
+		sb_hook_enter(w, SB_HOOK_GEN_CLEANUP);
 		rj->gops->cleanup(&w->genv);
+		sb_hook_leave(w);
+	}
 	sb_wfiles_close_all(w);
 	sb_iolog_close(w);
 	unlink_files(w);
 	/* After a failed init too, as engine.h promises: init may have
 	 * half-built what cleanup undoes. */
-	if (ops->cleanup)
+	if (ops->cleanup) {
+		sb_hook_enter(w, SB_HOOK_CLEANUP);
 		ops->cleanup(&w->eenv);
+		sb_hook_leave(w);
+	}
 	return w->error;
 }
 

@@ -15,6 +15,23 @@ int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
 int sb_whook_failed(struct sb_worker *w, struct sb_handle *h, int code,
 		    const char *hook);
 
+/* Around every engine and generator call: the hook the worker is in, for
+ * the main thread's watch (watch.c). The store on entry is a release, so
+ * what the worker measured before the call is seen with it; both are
+ * plain moves on x86. */
+static inline void sb_hook_enter(struct sb_worker *w, int hook)
+{
+	__atomic_store_n(&w->hook,
+			 (++w->ncalls << SB_HOOK_BITS) | (uint64_t)hook,
+			 __ATOMIC_RELEASE);
+}
+
+static inline void sb_hook_leave(struct sb_worker *w)
+{
+	__atomic_store_n(&w->hook, w->ncalls << SB_HOOK_BITS, __ATOMIC_RELAXED);
+}
+
+
 /* wfiles.c: how many files each clone has, and the path of file i of
  * clone idx exactly as that clone opens it (filename= or filename_format,
  * in directory=), before any worker exists: the guard checks these. 0, or
@@ -22,7 +39,7 @@ int sb_whook_failed(struct sb_worker *w, struct sb_handle *h, int code,
 unsigned sb_wfiles_count(const struct sb_runjob *rj);
 int sb_wfile_name(const struct sb_runjob *rj, unsigned idx, unsigned i,
 		  char *buf, size_t len, char *err, size_t errlen);
-/* Name the worker's files and size their shares. */
+/* wfiles.c: name the worker's files and size their shares. */
 int sb_wfiles_build(struct sb_worker *w);
 void sb_wfiles_free(struct sb_worker *w);
 /* zipf/pareto/normal file service: a file is picked as often as the

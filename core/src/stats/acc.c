@@ -27,6 +27,38 @@ void sb_dir_merge(struct sb_dir_acc *dst, const struct sb_dir_acc *src)
 	sb_lat_merge(&dst->lat, &src->lat);
 }
 
+void sb_lat_snapshot(struct sb_lat_acc *dst, const struct sb_lat_acc *src)
+{
+	size_t cur = 0;
+	uint64_t lo, hi, count;
+	int first = 1;
+
+	memset(dst, 0, sizeof(*dst));
+	sb_hist_add_snapshot(&dst->hist, &src->hist);
+	while (sb_hist_next(&dst->hist, &cur, &lo, &hi, &count)) {
+		uint64_t v = sb_hist_bucket_value(cur - 1);
+
+		if (first)
+			dst->min = lo;
+		first = 0;
+		dst->max = v > lo ? v : lo;
+		dst->n += count;
+		dst->sum += (unsigned __int128)v * count;
+		dst->sumsq += (unsigned __int128)v * v * count;
+	}
+	(void)hi;
+}
+
+void sb_dir_snapshot(struct sb_dir_acc *dst, const struct sb_dir_acc *src)
+{
+	dst->ios = __atomic_load_n(&src->ios, __ATOMIC_RELAXED);
+	dst->bytes = __atomic_load_n(&src->bytes, __ATOMIC_RELAXED);
+	dst->errors = __atomic_load_n(&src->errors, __ATOMIC_RELAXED);
+	sb_lat_snapshot(&dst->slat, &src->slat);
+	sb_lat_snapshot(&dst->clat, &src->clat);
+	sb_lat_snapshot(&dst->lat, &src->lat);
+}
+
 void sb_lat_view(const struct sb_lat_acc *a, struct sb_lat *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -46,6 +46,16 @@ static inline void sb_lat_add(struct sb_lat_acc *a, uint64_t ns)
 void sb_lat_merge(struct sb_lat_acc *dst, const struct sb_lat_acc *src);
 void sb_dir_merge(struct sb_dir_acc *dst, const struct sb_dir_acc *src);
 
+/*
+ * dst = what another thread can read of a live src: the histogram and the
+ * amounts a worker publishes with atomic stores, as the interval thread
+ * reads them. n, min, max, mean and deviation come from the histogram's
+ * buckets (within its 0.39%), since the exact sums are plain fields a
+ * worker may be writing. For a worker given up on.
+ */
+void sb_lat_snapshot(struct sb_lat_acc *dst, const struct sb_lat_acc *src);
+void sb_dir_snapshot(struct sb_dir_acc *dst, const struct sb_dir_acc *src);
+
 /* View for reporters; out->hist points into a (NULL when a has no data). */
 void sb_lat_view(const struct sb_lat_acc *a, struct sb_lat *out);
 void sb_dir_view(const struct sb_dir_acc *a, uint64_t runtime_ns,

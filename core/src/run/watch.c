@@ -1,0 +1,170 @@
+#include "watch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../loader/loader.h"
+
+/* enum sb_hook as the user knows it. */
+static const char *const hook_names[SB_HOOK_COUNT] = {
+	[SB_HOOK_INIT] = "init",	   [SB_HOOK_OPEN] = "open_file",
+	[SB_HOOK_QUEUE] = "queue",	   [SB_HOOK_COMMIT] = "commit",
+	[SB_HOOK_GETEVENTS] = "getevents", [SB_HOOK_EVENT] = "event",
+	[SB_HOOK_CLOSE] = "close_file",	   [SB_HOOK_UNLINK] = "unlink_file",
+	[SB_HOOK_CLEANUP] = "cleanup",	   [SB_HOOK_GEN_INIT] = "init",
+	[SB_HOOK_GEN_NEXT] = "next",	   [SB_HOOK_GEN_CLEANUP] = "cleanup",
+};
+
+#define HOOK_MASK ((1ULL << SB_HOOK_BITS) - 1)
+
+void sb_watch_init(struct sb_watch *wt, struct sb_ctx *ctx, uint64_t grace_ns)
+{
+	memset(wt, 0, sizeof(*wt));
+	wt->ctx = ctx;
+	wt->grace_ns = grace_ns ? grace_ns : SB_STOP_GRACE_NS;
+}
+
+/* When w should have stopped: at the stop, or when its runtime is up,
+ * whichever is first; UINT64_MAX when neither applies. The runtime counts
+ * once the job's own I/O has begun (its phase's deadline, 0 until then):
+ * setting up, creating or laying out files may take as long as they
+ * need, as in fio, and only a stop bounds them. */
+static uint64_t due_ns(const struct sb_watch *wt, const struct sb_worker *w,
+		       int *why)
+{
+	uint64_t d = __atomic_load_n(&w->deadline_ns, __ATOMIC_RELAXED);
+	uint64_t t = wt->stop_ns ? wt->stop_ns : UINT64_MAX;
+
+	*why = SB_ABANDON_STOP;
+	if (d && d < t) {
+		t = d;
+		*why = SB_ABANDON_RUNTIME;
+	}
+	return t;
+}
+
+static void abandon(struct sb_watch *wt, struct sb_runjob *rj,
+		    struct sb_worker *w, uint64_t now, uint64_t since, int why)
+{
+	w->abandoned_ns = now;
+	w->stuck_s = (double)(now - since) / 1e9;
+	w->abandon_why = why;
+	rj->nabandoned++;
+	wt->ctx->abandoned = 1;
+}
+
+/* 1 when w has ended or is abandoned now. */
+static int watch_worker(struct sb_watch *wt, struct sb_runjob *rj,
+			struct sb_worker *w, uint64_t now)
+{
+	uint64_t hook, due, since;
+	int why;
+
+	if (w->abandoned_ns || __atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
+		return 1;
+	/* The same word twice is the same call: one that never ended. */
+	hook = __atomic_load_n(&w->hook, __ATOMIC_ACQUIRE);
+	if (hook != w->seen_hook || !w->seen_ns) {
+		w->seen_hook = hook;
+		w->seen_ns = now;
+	}
+	if (sb_stopping(wt->ctx) == SB_STOP_QUIT) {
+		abandon(wt, rj, w, now, now, SB_ABANDON_QUIT);
+		return 1;
+	}
+	if (!(hook & HOOK_MASK))
+		return 0;
+	due = due_ns(wt, w, &why);
+	if (now < due)
+		return 0;
+	since = w->seen_ns > due ? w->seen_ns : due;
+	if (now - since < wt->grace_ns)
+		return 0;
+	abandon(wt, rj, w, now, since, why);
+	return 1;
+}
+
+static void see_stop(struct sb_watch *wt, uint64_t now)
+{
+	if (!wt->stop_ns && sb_stopping(wt->ctx))
+		wt->stop_ns = now;
+}
+
+int sb_watch_job(struct sb_watch *wt, struct sb_runjob *rj, uint64_t now)
+{
+	int done = 1;
+
+	see_stop(wt, now);
+	for (unsigned i = 0; i < rj->nstarted; i++)
+		done &= watch_worker(wt, rj, &rj->workers[i], now);
+	return done;
+}
+
+int sb_watch_one(struct sb_watch *wt, struct sb_runjob *rj, struct sb_worker *w,
+		 uint64_t now)
+{
+	see_stop(wt, now);
+	return watch_worker(wt, rj, w, now);
+}
+
+void sb_watch_describe(const struct sb_runjob *rj, const struct sb_worker *w,
+		       char *buf, size_t len)
+{
+	unsigned hook = (unsigned)(w->seen_hook & HOOK_MASK);
+	int gen = hook >= SB_HOOK_GEN_INIT;
+	const char *who =
+		gen && rj->gen ? rj->gen->desc->name : rj->engine->desc->name;
+	char in[256] = "";
+
+	if (hook && hook < SB_HOOK_COUNT)
+		snprintf(in, sizeof(in), " in %s %s's %s()",
+			 gen ? "generator" : "engine", who, hook_names[hook]);
+	if (w->abandon_why == SB_ABANDON_QUIT)
+		snprintf(buf, len,
+			 "clone %u abandoned%s on the request to quit at once",
+			 w->idx, in);
+	else
+		snprintf(buf, len,
+			 "clone %u stuck%s for %.1f s after %s; "
+			 "abandoned",
+			 w->idx, in, w->stuck_s,
+			 w->abandon_why == SB_ABANDON_STOP ? "the stop"
+							   : "its runtime");
+}
+
+static uint64_t ld(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+void sb_watch_take(struct sb_worker *copy, const struct sb_worker *w)
+{
+	copy->rj = w->rj;
+	copy->idx = w->idx;
+	copy->phase = w->phase;
+	copy->start_ns = ld(&w->start_ns);
+	copy->ramp_end_ns = ld(&w->ramp_end_ns);
+	copy->end_ns = w->abandoned_ns;
+	if (copy->ramp_end_ns > copy->start_ns)
+		copy->start_ns = copy->ramp_end_ns < copy->end_ns
+					 ? copy->ramp_end_ns
+					 : copy->end_ns;
+	/* Its CPU time cannot be read from another thread: none counted. */
+	memcpy(&copy->ru_start, &w->ru_start, sizeof(copy->ru_start));
+	copy->ru_end = copy->ru_start;
+	copy->first_err = __atomic_load_n(&w->first_err, __ATOMIC_RELAXED);
+	for (int d = 0; d < SB_DEPTH_BUCKETS; d++) {
+		copy->depth_dist[d] = ld(&w->depth_dist[d]);
+		copy->submit_dist[d] = ld(&w->submit_dist[d]);
+		copy->complete_dist[d] = ld(&w->complete_dist[d]);
+	}
+	for (int d = 0; d < SB_DDIR_COUNT; d++) {
+		sb_dir_snapshot(&copy->dir[d], &w->dir[d]);
+		copy->lat_sum_ns[d] = ld(&w->lat_sum_ns[d]);
+	}
+	sb_lat_snapshot(&copy->sync_lat, &w->sync_lat);
+	copy->abandoned_ns = w->abandoned_ns;
+	copy->seen_hook = w->seen_hook;
+	copy->stuck_s = w->stuck_s;
+	copy->abandon_why = w->abandon_why;
+}
