@@ -24,7 +24,7 @@ done
 
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
-plan 125
+plan 128
 # Sparse; mkfs.xfs wants 300 MiB at least.
 truncate -s 320m dev.img
 L=$(losetup -f --show dev.img) || bail 'losetup -f failed'
@@ -154,6 +154,15 @@ target "a relative path ($rel)" "refusing to write $rel, which is $L" --filename
 target "a relative directory=${rel%/*}" "refusing to write $rel, which is $L" \
 	--directory="${rel%/*}" --filename="$N"
 target "rw=trim" "refusing to write $L" --filename="$L" --rw=trim
+# A directory= near PATH_MAX: each path is shortened in its middle, and
+# the device and the reason are kept.
+long=$(printf 'x%.0s' {1..200})
+lp=$T
+for i in {1..18}; do lp+=/$long; done
+mkdir -p "$lp" && ln -s "$L" "$lp/t"
+target "a ${#lp}-byte directory= with a symlink" \
+	"refusing to write $T/x+\\.\\.\\.x+/t, which is $L \\(from directory=$T/x+\\.\\.\\.x+, filename=t\\): $found" \
+	--directory="$lp" --filename=t
 wjob --directory=/dev --filename="$N" --rw=read
 is "$rc" 0 "a read job through directory=/dev is not refused"
 ok "after all that, e2fsck -n finds the ext4 file system clean" e2fsck -fn "$L"
