@@ -24,7 +24,7 @@ done
 
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
-plan 128
+plan 131
 # Sparse; mkfs.xfs wants 300 MiB at least.
 truncate -s 320m dev.img
 L=$(losetup -f --show dev.img) || bail 'losetup -f failed'
@@ -165,6 +165,14 @@ target "a ${#lp}-byte directory= with a symlink" \
 	--directory="$lp" --filename=t
 wjob --directory=/dev --filename="$N" --rw=read
 is "$rc" 0 "a read job through directory=/dev is not refused"
+# A generator decides its I/O's directions, whatever rw= says.
+sb_run --name=w --ioengine=psync --bs=4k --size=1m --directory=/dev \
+	--filename="$N" --generator="$SB_BUILD_DIR/tests/plugins/gen_seq.so" \
+	--seq_write=1
+is "$rc" 1 "a generator's job with rw=read: refused, exit status 1"
+like "$out" "job w: refusing to write $L \\(from directory=/dev, filename=$N\\): $found" \
+	"a generator's job: the message"
+intact "a generator's job"
 ok "after all that, e2fsck -n finds the ext4 file system clean" e2fsck -fn "$L"
 
 mount "$L" "$T/mnt" || bail "cannot mount $L"

@@ -120,8 +120,10 @@ int sb_guard_targets(const struct sb_runjob *rj, char *msg, size_t msglen)
 	int rc = 0;
 
 	msg[0] = '\0';
+	/* A generator picks each I/O's direction, whatever rw= says. */
 	if (o->allow_mounted_write ||
-	    (!sb_rw_uses(o, SB_DDIR_WRITE) && !sb_rw_uses(o, SB_DDIR_TRIM)))
+	    (!rj->gen && !sb_rw_uses(o, SB_DDIR_WRITE) &&
+	     !sb_rw_uses(o, SB_DDIR_TRIM)))
 		return 0;
 	for (unsigned c = 0; c < clones && !rc; c++)
 		for (unsigned i = 0; i < nfiles && !rc; i++) {
