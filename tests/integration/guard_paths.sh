@@ -24,7 +24,7 @@ done
 
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
-plan 131
+plan 133
 # Sparse; mkfs.xfs wants 300 MiB at least.
 truncate -s 320m dev.img
 L=$(losetup -f --show dev.img) || bail 'losetup -f failed'
@@ -165,6 +165,13 @@ target "a ${#lp}-byte directory= with a symlink" \
 	--directory="$lp" --filename=t
 wjob --directory=/dev --filename="$N" --rw=read
 is "$rc" 0 "a read job through directory=/dev is not refused"
+# The guard lets a read job through, so nothing of it may write: a device
+# is never laid out ("appended to" from its end, or from 0 by an engine
+# that reports no size), even when size= is larger than the device.
+wjob --directory=/dev --filename="$N" --rw=read --size=400m
+ok "a read job larger than the device: the device is not laid out" \
+	test "${out/laying out/}" == "$out"
+intact "a read job larger than the device"
 # A generator decides its I/O's directions, whatever rw= says.
 sb_run --name=w --ioengine=psync --bs=4k --size=1m --directory=/dev \
 	--filename="$N" --generator="$SB_BUILD_DIR/tests/plugins/gen_seq.so" \
