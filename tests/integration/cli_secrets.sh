@@ -9,7 +9,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 
-plan 34
+plan 38
 
 P="$SB_BUILD_DIR/tests/plugins"
 pw=Hunter2-$RANDOM
@@ -98,6 +98,18 @@ is "$out" "storbench: error: command line: secret_password=file:$T/none: No such
 SBSECRET=$pw ran --secret_password=env:SBSECRET
 like "$out" 'login refused' "a wrong secret from env: fails the login"
 ok "without showing it" bash -c "[[ '$out' != *'$pw'* ]]"
+
+# --- a secret given as --KEY VALUE, not --KEY=VALUE -----------------------
+# The value is read as a job file name; the message must not echo it.
+out=$("$SB_BIN" --plugin-dir="$P" --name=j --ioengine=secret_engine \
+	--size=64k --secret_password "$pw" 2>&1)
+is "$?" 2 "--secret_password VALUE, without '=': bad input"
+is "$out" "storbench: error: the argument after --secret_password names no file, so it is not a job file; a job option takes its value as --secret_password=VALUE (see storbench --help)" \
+	"the message says how to give a value"
+ok "without echoing the value" bash -c "[[ '$out' != *'$pw'* ]]"
+out=$("$SB_BIN" --name=j --ioengine=null --size=64k "$T/nonesuch.fio" 2>&1)
+like "$out" "cannot open job file $T/nonesuch.fio: No such file or directory" \
+	"a missing job file after --KEY=VALUE is still named"
 
 # --- a literal secret on the command line --------------------------------
 ran --secret_password="$good"
