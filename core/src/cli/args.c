@@ -113,6 +113,32 @@ static int job_option(struct sb_ctx *ctx, struct sb_cli *c, const char *arg)
 	return 0;
 }
 
+/* What sb_cli_parse below takes as its own, by whole argument or by the
+ * prefix of one with a value; any other "--..." is a job option. */
+static const char *const own_exact[] = {
+	"--help",	  "-h",	       "--version",
+	"--list-plugins", "--default", "--parse-only",
+	"--showcmd",	  "--cmdhelp", "--enghelp",
+	"--eta-newline",
+};
+static const char *const own_prefix[] = {
+	"--cmdhelp=",	      "--enghelp=",	  "--section=",
+	"--plugin-dir=",      "--output-format=", "--output=",
+	"--status-interval=", "--stop-grace=",	  "--eta=",
+	"--eta-newline=",
+};
+
+int sb_cli_own_option(const char *a)
+{
+	for (size_t i = 0; i < sizeof(own_exact) / sizeof(*own_exact); i++)
+		if (strcmp(a, own_exact[i]) == 0)
+			return 1;
+	for (size_t i = 0; i < sizeof(own_prefix) / sizeof(*own_prefix); i++)
+		if (strncmp(a, own_prefix[i], strlen(own_prefix[i])) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * A job file name that names nothing, right after a job option without
  * '=': most likely that option's value (fio's getopt takes "--bs 4k"),
