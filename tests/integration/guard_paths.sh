@@ -24,7 +24,7 @@ done
 
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
-plan 133
+plan 137
 # Sparse; mkfs.xfs wants 300 MiB at least.
 truncate -s 320m dev.img
 L=$(losetup -f --show dev.img) || bail 'losetup -f failed'
@@ -154,6 +154,14 @@ target "a relative path ($rel)" "refusing to write $rel, which is $L" --filename
 target "a relative directory=${rel%/*}" "refusing to write $rel, which is $L" \
 	--directory="${rel%/*}" --filename="$N"
 target "rw=trim" "refusing to write $L" --filename="$L" --rw=trim
+# A name with control characters reaches the terminal escaped, on stderr
+# and in the report, the reason kept.
+cname=$'c\e[2J\nz'
+ln -s "$L" "d/$cname"
+target "a symlink whose name holds ESC and a newline" \
+	"refusing to write d/c\\\\x1b\\[2J\\\\nz, which is $L \\(from directory=d, filename=c\\\\x1b\\[2J\\\\nz\\): $found" \
+	--directory=d --filename="$cname"
+ok "no ESC reaches stderr or the report" bash -c "! grep -q $'\e' '$T/o.txt' '$T/e.txt'"
 # A directory= near PATH_MAX: each path is shortened in its middle, and
 # the device and the reason are kept.
 long=$(printf 'x%.0s' {1..200})
