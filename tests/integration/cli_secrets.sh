@@ -9,7 +9,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 
-plan 34
+plan 39
 
 P="$SB_BUILD_DIR/tests/plugins"
 pw=Hunter2-$RANDOM
@@ -99,10 +99,29 @@ SBSECRET=$pw ran --secret_password=env:SBSECRET
 like "$out" 'login refused' "a wrong secret from env: fails the login"
 ok "without showing it" bash -c "[[ '$out' != *'$pw'* ]]"
 
+# --- a secret given as --KEY VALUE, not --KEY=VALUE -----------------------
+# The value is read as a job file name; the message must not echo it.
+out=$("$SB_BIN" --plugin-dir="$P" --name=j --ioengine=secret_engine \
+	--size=64k --secret_password "$pw" 2>&1)
+is "$?" 2 "--secret_password VALUE, without '=': bad input"
+is "$out" "storbench: error: the argument after --secret_password names no file, so it is not a job file; a job option takes its value as --secret_password=VALUE (see storbench --help)" \
+	"the message says how to give a value"
+ok "without echoing the value" bash -c "[[ '$out' != *'$pw'* ]]"
+out=$("$SB_BIN" --name=j --ioengine=null --size=64k "$T/nonesuch.fio" 2>&1)
+like "$out" "cannot open job file $T/nonesuch.fio: No such file or directory" \
+	"a missing job file after --KEY=VALUE is still named"
+
 # --- a literal secret on the command line --------------------------------
 ran --secret_password="$good"
 is "$(grep -c '^storbench: warning: --secret_password: a secret given on the command line is readable by every local user (ps) until storbench hides it at start; give it as env:NAME or file:PATH instead$' <<<"$out")" \
 	1 "a literal secret draws one warning recommending env: and file:"
+
+# A job whose engine cannot be loaded may hold a secret of any name, so its
+# options are all hidden; storbench's own options are not job options and
+# keep their values (--output-format=json still asks for JSON).
+out=$("$SB_BIN" --list-plugins --output-format=json --name=j \
+	--ioengine=/nonexistent/secret_engine.so --secret_password="$good" 2>/dev/null)
+like "$out" '^\{' "an unloadable engine's job: --output-format=json is not hidden as a secret"
 
 # A run of about 1.5 s; its arguments are read while it runs.
 "$SB_BIN" --plugin-dir="$P" --name=j --ioengine=secret_engine --size=64k \

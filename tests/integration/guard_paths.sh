@@ -24,7 +24,7 @@ done
 
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
-plan 125
+plan 137
 # Sparse; mkfs.xfs wants 300 MiB at least.
 truncate -s 320m dev.img
 L=$(losetup -f --show dev.img) || bail 'losetup -f failed'
@@ -154,8 +154,40 @@ target "a relative path ($rel)" "refusing to write $rel, which is $L" --filename
 target "a relative directory=${rel%/*}" "refusing to write $rel, which is $L" \
 	--directory="${rel%/*}" --filename="$N"
 target "rw=trim" "refusing to write $L" --filename="$L" --rw=trim
+# A name with control characters reaches the terminal escaped, on stderr
+# and in the report, the reason kept.
+cname=$'c\e[2J\nz'
+ln -s "$L" "d/$cname"
+target "a symlink whose name holds ESC and a newline" \
+	"refusing to write d/c\\\\x1b\\[2J\\\\nz, which is $L \\(from directory=d, filename=c\\\\x1b\\[2J\\\\nz\\): $found" \
+	--directory=d --filename="$cname"
+ok "no ESC reaches stderr or the report" bash -c "! grep -q $'\e' '$T/o.txt' '$T/e.txt'"
+# A directory= near PATH_MAX: each path is shortened in its middle, and
+# the device and the reason are kept.
+long=$(printf 'x%.0s' {1..200})
+lp=$T
+for i in {1..18}; do lp+=/$long; done
+mkdir -p "$lp" && ln -s "$L" "$lp/t"
+target "a ${#lp}-byte directory= with a symlink" \
+	"refusing to write $T/x+\\.\\.\\.x+/t, which is $L \\(from directory=$T/x+\\.\\.\\.x+, filename=t\\): $found" \
+	--directory="$lp" --filename=t
 wjob --directory=/dev --filename="$N" --rw=read
 is "$rc" 0 "a read job through directory=/dev is not refused"
+# The guard lets a read job through, so nothing of it may write: a device
+# is never laid out ("appended to" from its end, or from 0 by an engine
+# that reports no size), even when size= is larger than the device.
+wjob --directory=/dev --filename="$N" --rw=read --size=400m
+ok "a read job larger than the device: the device is not laid out" \
+	test "${out/laying out/}" == "$out"
+intact "a read job larger than the device"
+# A generator decides its I/O's directions, whatever rw= says.
+sb_run --name=w --ioengine=psync --bs=4k --size=1m --directory=/dev \
+	--filename="$N" --generator="$SB_BUILD_DIR/tests/plugins/gen_seq.so" \
+	--seq_write=1
+is "$rc" 1 "a generator's job with rw=read: refused, exit status 1"
+like "$out" "job w: refusing to write $L \\(from directory=/dev, filename=$N\\): $found" \
+	"a generator's job: the message"
+intact "a generator's job"
 ok "after all that, e2fsck -n finds the ext4 file system clean" e2fsck -fn "$L"
 
 mount "$L" "$T/mnt" || bail "cannot mount $L"

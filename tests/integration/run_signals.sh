@@ -18,7 +18,7 @@ HANG=$SB_BUILD_DIR/tests/plugins/hang_engine.so
 HANG_LAYOUT=$SB_BUILD_DIR/tests/plugins/hang_layout.so
 [[ -f $HANG && -f $HANG_LAYOUT ]] || bail "no test engines in $SB_BUILD_DIR/tests/plugins (build the tree first)"
 
-plan 50
+plan 51
 
 # start NAME ARGS...: storbench in the background, output in NAME.out and
 # NAME.err; its pid in PID_NAME. Killed after 25 s whatever happens.
@@ -200,13 +200,15 @@ ok "the json file is written whole" python3 -c \
 	"$T/tty.json"
 
 # --- SIGUSR1: the figures so far, and the run goes on -----------------
-start usr1 --name=u --ioengine=null --size=1m --runtime=2 --time_based
+# The job's name holds an ESC: it reaches the terminal escaped.
+start usr1 --name=$'u\e[2J' --ioengine=null --size=1m --runtime=2 --time_based
 sleep 1
 signal usr1 USR1
 finish usr1
 is "$RC_usr1" 0 "SIGUSR1 does not end the run"
-like "$(cat usr1.err)" $'figures so far, [0-9.]+ s into the run:\nu: \\(groupid=0, jobs=1\\): running for [0-9.]+ s\n  read: IOPS=[1-9]' \
-	"it prints the running job's figures on stderr"
+like "$(cat usr1.err)" $'figures so far, [0-9.]+ s into the run:\nu\\\\x1b\\[2J: \\(groupid=0, jobs=1\\): running for [0-9.]+ s\n  read: IOPS=[1-9]' \
+	"it prints the running job's figures on stderr, its name escaped"
+ok "no ESC reaches stderr" bash -c "! grep -q $'\e' '$T/usr1.err'"
 like "$(cat usr1.out)" 'read: IOPS=.*/(19[0-9][0-9]|20[0-9][0-9])msec\)' \
 	"and the run goes on to its normal end"
 

@@ -2,7 +2,8 @@
  * gen_seq: reads the file sequentially in blocks of the job's bs, then ends;
  * seq_ios= stops it sooner. It only ever reads, whatever rw= says, so a job
  * with rw=write that reports reads shows the generator drove it, not the
- * built-in fio pattern.
+ * built-in fio pattern. seq_write=1 makes it write instead, whatever rw=
+ * says: the device guard must not trust rw= of a job a generator drives.
  */
 #include <errno.h>
 
@@ -10,6 +11,7 @@
 
 struct gen_seq_opts {
 	int64_t seq_ios;
+	int seq_write;
 };
 
 struct gen_seq_state {
@@ -24,6 +26,10 @@ static const struct sb_option gen_seq_options[] = {
 	 .min = 0,
 	 .max = INT64_MAX,
 	 .help = "stop after this many I/Os (0: read the file once)"},
+	{.name = "seq_write",
+	 .type = SB_OPT_BOOL,
+	 .offset = offsetof(struct gen_seq_opts, seq_write),
+	 .help = "write the blocks instead of reading them"},
 	SB_OPTION_END,
 };
 
@@ -44,7 +50,7 @@ static int gen_seq_next(struct sb_env *env, struct sb_io_spec *spec)
 
 	if (!left || (o->seq_ios && s->issued == o->seq_ios))
 		return SB_GEN_END;
-	spec->ddir = SB_DDIR_READ;
+	spec->ddir = o->seq_write ? SB_DDIR_WRITE : SB_DDIR_READ;
 	spec->file = 0;
 	spec->offset = s->offset;
 	spec->length = left < bs ? left : bs;

@@ -262,6 +262,9 @@ _tap_on_exit() {
 	local rc=$? i
 
 	set +e
+	# A reader that went away (ctest -V | head) must not kill the clean-up
+	# below on the summary's first write: those writes fail, nothing more.
+	trap '' PIPE
 	if ((!_tap_finished)); then
 		_tap_finished=1
 		if ((rc != 0)); then

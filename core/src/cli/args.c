@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <storbench/version.h>
 
@@ -112,12 +113,62 @@ static int job_option(struct sb_ctx *ctx, struct sb_cli *c, const char *arg)
 	return 0;
 }
 
+/* What sb_cli_parse below takes as its own, by whole argument or by the
+ * prefix of one with a value; any other "--..." is a job option. */
+static const char *const own_exact[] = {
+	"--help",	  "-h",	       "--version",
+	"--list-plugins", "--default", "--parse-only",
+	"--showcmd",	  "--cmdhelp", "--enghelp",
+	"--eta-newline",
+};
+static const char *const own_prefix[] = {
+	"--cmdhelp=",	      "--enghelp=",	  "--section=",
+	"--plugin-dir=",      "--output-format=", "--output=",
+	"--status-interval=", "--stop-grace=",	  "--eta=",
+	"--eta-newline=",
+};
+
+int sb_cli_own_option(const char *a)
+{
+	for (size_t i = 0; i < sizeof(own_exact) / sizeof(*own_exact); i++)
+		if (strcmp(a, own_exact[i]) == 0)
+			return 1;
+	for (size_t i = 0; i < sizeof(own_prefix) / sizeof(*own_prefix); i++)
+		if (strncmp(a, own_prefix[i], strlen(own_prefix[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A job file name that names nothing, right after a job option without
+ * '=': most likely that option's value (fio's getopt takes "--bs 4k"),
+ * perhaps a password, so it is not echoed.
+ */
+static int not_a_file(struct sb_ctx *ctx, const char *bare, const char *a)
+{
+	char key[256];
+
+	if (!bare || access(a, F_OK) == 0 || errno == EACCES)
+		return 0;
+	snprintf(key, sizeof(key), "%s", bare);
+	sb_err(ctx, -ENOENT,
+	       "the argument after --%s names no file, so it is not a job "
+	       "file; a job option takes its value as --%s=VALUE (see "
+	       "storbench --help)",
+	       key, key);
+	return 1;
+}
+
 int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 {
+	/* The previous argument, when it was a job option without '='. */
+	const char *bare = NULL;
+
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *after_bare = bare;
 		int rc;
 
+		bare = NULL;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			c->asked = SB_CLI_HELP;
 			return 0;
@@ -185,6 +236,8 @@ int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 			c->eta_newline = 1;
 		} else if (strncmp(a, "--", 2) == 0 && a[2]) {
 			c->njobopts++;
+			if (!strchr(a, '='))
+				bare = a + 2;
 			rc = job_option(ctx, c, a + 2);
 			if (rc)
 				return rc;
@@ -193,6 +246,8 @@ int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 		} else {
 			c->nfiles++;
 			rc = sb_jobfile_read(ctx, a, &c->jobs);
+			if (rc && not_a_file(ctx, after_bare, a))
+				rc = -ENOENT;
 			if (rc) {
 				sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
 				return SB_EXIT_BAD_INPUT;

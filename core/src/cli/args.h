@@ -42,7 +42,7 @@ struct sb_cli {
 	size_t njobopts; /* --name= and job options, each one pair or job */
 	uint64_t status_ns;
 	uint64_t stop_grace_ns; /* 0: the default */
-	int eta_mode; /* enum sb_eta_mode; 0 (auto) unless asked */
+	int eta_mode;		/* enum sb_eta_mode; 0 (auto) unless asked */
 	int eta_newline;
 	struct sb_jobset jobs;
 };
@@ -54,6 +54,10 @@ struct sb_cli {
  * in ctx->err. Either way the caller frees c->jobs.
  */
 int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv);
+
+/* Whether sb_cli_parse reads the argument a as one of storbench's own
+ * options (--output=, --section=, ...), not as a job option. */
+int sb_cli_own_option(const char *a);
 
 /* The usage text. */
 void sb_cli_usage(FILE *f);

@@ -49,8 +49,6 @@ static int keep_sections(struct sb_ctx *ctx, struct sb_cli *c)
 	return 0;
 }
 
-/* The default benchmark: a file in a fresh temporary directory, removed
- * afterwards, so it needs no server and writes nowhere the user keeps data. */
 /* Remove the default benchmark's directory: only files it made itself. */
 static void remove_tree(const char *dir)
 {
@@ -69,6 +67,8 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
+/* The default benchmark: a file in a fresh temporary directory, removed
+ * afterwards, so it needs no server and writes nowhere the user keeps data. */
 static int run_default(struct sb_ctx *ctx, struct sb_run_opts *ro)
 {
 	static const char *const kv[][2] = {

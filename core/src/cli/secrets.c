@@ -9,6 +9,7 @@
 #include "../options/secret.h"
 #include "../run/jobopts.h"
 #include "../sb_ctx.h"
+#include "args.h"
 
 static void learn_kvs(struct sb_ctx *ctx, struct sb_loader *l,
 		      const struct sb_kv *kv, struct sb_cli_secrets *s)
@@ -81,7 +82,8 @@ int sb_secrets_hide_argv(struct sb_ctx *ctx, const struct sb_cli_secrets *s,
 		char *a = argv[i], *eq = a ? strchr(a, '=') : NULL, key[256];
 		size_t klen, vlen;
 
-		if (!eq || strncmp(a, "--", 2) != 0)
+		/* storbench's own options are no plugin's, nor secret. */
+		if (!eq || strncmp(a, "--", 2) != 0 || sb_cli_own_option(a))
 			continue;
 		klen = (size_t)(eq - a - 2);
 		if (klen >= sizeof(key))

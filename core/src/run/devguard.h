@@ -1,5 +1,6 @@
 /*
- * The guard before a write job touches a block device: mounted, in use by
+ * The guard before a write job (or one a generator drives, whose I/O may
+ * write whatever rw= says) touches a block device: mounted, in use by
  * another device (LVM, RAID, dm-crypt), used as swap, or carrying a file
  * system or partition table signature means somebody's data is on it.
  * Main thread, before the job starts.

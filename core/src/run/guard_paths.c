@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../util/msg.h"
 #include "devguard.h"
 #include "worker.h"
 
@@ -49,23 +50,24 @@ static int remember(struct checked *c, dev_t dev)
 	return 0;
 }
 
+/* A path or option value as a refusal shows it: shortened in its middle
+ * when long, so the message still has room for the device and the
+ * reason. */
+#define SHOWN 256
+
 /* "directory=/dev, filename=loop0": the options the path was made from,
  * as the user wrote them. */
 static void origin(const struct sb_runjob *rj, char *buf, size_t len)
 {
 	const struct sb_job_opts *o = &rj->opts;
-	int n = 0;
+	char dir[SHOWN], name[SHOWN];
 
-	buf[0] = '\0';
-	if (o->directory)
-		n = snprintf(buf, len, "directory=%s, ", o->directory);
-	if (n < 0 || (size_t)n >= len)
-		return;
-	if (o->filename)
-		snprintf(buf + n, len - (size_t)n, "filename=%s", o->filename);
-	else
-		snprintf(buf + n, len - (size_t)n, "filename_format=%s",
-			 o->filename_format);
+	sb_msg_fit(dir, sizeof(dir), o->directory ? o->directory : "");
+	sb_msg_fit(name, sizeof(name),
+		   o->filename ? o->filename : o->filename_format);
+	sb_msg_format(buf, len, "%s%s%s%s=%s", o->directory ? "directory=" : "",
+		      dir, o->directory ? ", " : "",
+		      o->filename ? "filename" : "filename_format", name);
 }
 
 /* One target: 0 when it is not a block device or holds nothing, else the
@@ -73,8 +75,8 @@ static void origin(const struct sb_runjob *rj, char *buf, size_t len)
 static int check_one(const struct sb_runjob *rj, const char *path,
 		     struct checked *done, char *msg, size_t msglen)
 {
-	char real[PATH_MAX], from[PATH_MAX + 64], why[1024],
-		shown[PATH_MAX + 32];
+	char real[PATH_MAX], from[3 * SHOWN], why[1024], shown[3 * SHOWN],
+		p[SHOWN], r[SHOWN];
 	struct stat st;
 	int there = stat(path, &st) == 0, rc;
 
@@ -90,17 +92,20 @@ static int check_one(const struct sb_runjob *rj, const char *path,
 	if (rc == 0)
 		return there ? remember(done, st.st_rdev) : 0;
 	origin(rj, from, sizeof(from));
+	sb_msg_fit(p, sizeof(p), path);
+	sb_msg_fit(r, sizeof(r), real);
 	if (strcmp(path, real) != 0)
-		snprintf(shown, sizeof(shown), "%s, which is %s", path, real);
+		sb_msg_format(shown, sizeof(shown), "%s, which is %s", p, r);
 	else
-		snprintf(shown, sizeof(shown), "%s", path);
+		sb_msg_format(shown, sizeof(shown), "%s", p);
 	if (rc < 0)
-		snprintf(msg, msglen, "%s (from %s): %s", shown, from, why);
+		sb_msg_format(msg, msglen, "%s (from %s): %s", shown, from,
+			      why);
 	else
-		snprintf(msg, msglen,
-			 "refusing to write %s (from %s): %s; set "
-			 "allow_mounted_write=1 to write anyway",
-			 shown, from, why);
+		sb_msg_format(msg, msglen,
+			      "refusing to write %s (from %s): %s; set "
+			      "allow_mounted_write=1 to write anyway",
+			      shown, from, why);
 	return rc < 0 ? rc : -EBUSY;
 }
 
@@ -115,8 +120,10 @@ int sb_guard_targets(const struct sb_runjob *rj, char *msg, size_t msglen)
 	int rc = 0;
 
 	msg[0] = '\0';
+	/* A generator picks each I/O's direction, whatever rw= says. */
 	if (o->allow_mounted_write ||
-	    (!sb_rw_uses(o, SB_DDIR_WRITE) && !sb_rw_uses(o, SB_DDIR_TRIM)))
+	    (!rj->gen && !sb_rw_uses(o, SB_DDIR_WRITE) &&
+	     !sb_rw_uses(o, SB_DDIR_TRIM)))
 		return 0;
 	for (unsigned c = 0; c < clones && !rc; c++)
 		for (unsigned i = 0; i < nfiles && !rc; i++) {

@@ -130,10 +130,15 @@ int sb_wfile_plan(struct sb_worker *w, unsigned i)
 	switch (w->phase) {
 	case SB_PH_LAYOUT: {
 		/* Append only: an existing file's bytes are never
-		 * overwritten. */
+		 * overwritten. Only a regular file is laid out, as in fio:
+		 * "appending" to a device writes into it from the size its
+		 * engine reports (0 from one that reports none), and a read
+		 * job is not checked by the device guard. */
 		uint64_t end = base + span, from = f->f.real_size;
+		struct stat st;
 
-		if (from > end)
+		if (from > end ||
+		    (stat(f->path, &st) == 0 && !S_ISREG(st.st_mode)))
 			from = end;
 		sb_pattern_init(&f->pat, 0, from, end - from, end - from, bs, 0,
 				0, 0);

@@ -109,7 +109,7 @@ static int lay_out(struct sb_runjob *rj)
 			char why[SB_ERRMSG_MAX - 64], msg[SB_ERRMSG_MAX];
 
 			sb_watch_describe(rj, lw, why, sizeof(why));
-			snprintf(msg, sizeof(msg), "laying out: %s", why);
+			sb_msg_format(msg, sizeof(msg), "laying out: %s", why);
 			job_fail(rj, rc, msg);
 			return rc; /* lw stays the stuck thread's */
 		}

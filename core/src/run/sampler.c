@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <storbench/text.h>
+
 /* How often the thread looks; samples and periods keep their own time. */
 #define SB_SAMPLER_TICK_NS 20000000ULL
 #define SB_PROGRESS_NS	   1000000000ULL
@@ -261,14 +263,17 @@ static char *interim(struct sb_sampler *s, uint64_t now, size_t *lenp)
 		uint64_t ios[SB_DDIR_COUNT] = {0}, bytes[SB_DDIR_COUNT] = {0},
 			 lat[SB_DDIR_COUNT] = {0};
 		double secs = (double)(now - rj->start_ns) / 1e9;
+		char name[1024];
 		int any = 0;
 
 		if (atomic_load(&rj->sampling) != SB_SAMPLING_ON)
 			continue;
 		running++;
 		job_totals(rj, ios, bytes, lat);
+		/* stderr is a terminal here: the name as sb_log shows it. */
+		sb_text_escape(name, sizeof(name), rj->def->name);
 		fprintf(m, "%s: (groupid=%u, jobs=%u): running for %.1f s\n",
-			rj->def->name, rj->groupid, rj->nstarted, secs);
+			name, rj->groupid, rj->nstarted, secs);
 		for (int d = 0; d < SB_DDIR_COUNT; d++) {
 			if (!ios[d])
 				continue;
