@@ -1,8 +1,9 @@
 /*
  * The progress line, as fio shows it on a terminal while jobs run:
- *   Jobs: 2 (f=2): [r(1),w(1)][45.0%][r=123MiB/s,w=45.6MiB/s][r=31.5k,w=11.7k IOPS][eta 00m:05s]
- * redrawn in place (carriage return) once a second, or one line per update
- * with --eta-newline. Made and used by the host's interval thread only.
+ *   Jobs: 2 (f=2): [r(1),w(1)][45.0%][r=123MiB/s,w=45.6MiB/s][r=31.5k,w=11.7k
+ * IOPS][eta 00m:05s] redrawn in place (carriage return) once a second, or one
+ * line per update with --eta-newline. Made and used by the host's interval
+ * thread only.
  */
 #ifndef SB_ETA_H
 #define SB_ETA_H
@@ -18,9 +19,9 @@ enum sb_eta_mode {
 };
 
 struct sb_eta {
-	FILE *out;   /* stderr, normally; not owned */
-	int enabled; /* after the mode and the terminal check */
-	int newline; /* --eta-newline: a line per update, not one redrawn */
+	FILE *out;	 /* stderr, normally; not owned */
+	int enabled;	 /* after the mode and the terminal check */
+	int newline;	 /* --eta-newline: a line per update, not one redrawn */
 	size_t last_len; /* of the line on screen, to blank what is left */
 };
 

@@ -36,7 +36,7 @@ struct sb_reporters {
 	FILE *out;
 	int own_out;
 	const char *out_path; /* --output, or NULL for stdout; the caller's */
-	int out_failed; /* an output failed (said once): the run fails */
+	int out_failed;	      /* an output failed (said once): the run fails */
 };
 
 /* formats: comma-separated entries NAME[+][=FILE] (NAME+ sets the

@@ -121,7 +121,7 @@ struct sb_runjob {
 	unsigned nabandoned;
 	struct sb_worker *stuck_workers;
 	uint64_t stop_grace_ns; /* --stop-grace; 0: the default */
-	struct sb_handle mh; /* engine hooks run on the main thread */
+	struct sb_handle mh;	/* engine hooks run on the main thread */
 	struct sb_env menv;
 	int set_up;
 	long wait_for; /* index of the job wait_for names, or -1 */

@@ -31,7 +31,6 @@ static inline void sb_hook_leave(struct sb_worker *w)
 	__atomic_store_n(&w->hook, w->ncalls << SB_HOOK_BITS, __ATOMIC_RELAXED);
 }
 
-
 /* wfiles.c: how many files each clone has, and the path of file i of
  * clone idx exactly as that clone opens it (filename= or filename_format,
  * in directory=), before any worker exists: the guard checks these. 0, or
