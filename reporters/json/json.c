@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <storbench/json.h>
 #include <storbench/reporter.h>
 
 struct json_opts {
@@ -147,89 +148,15 @@ static void json_next(struct json_out *o)
 	json_newline(o);
 }
 
-/*
- * Length of the valid UTF-8 sequence at p, 0 when it is not one (a stray
- * byte, an overlong form, a surrogate): JSON text must be UTF-8, and names
- * and messages may hold any bytes at all.
- */
-static size_t json_utf8_len(const unsigned char *p)
+/* sb_json_string's sink: the document under construction. */
+static void json_put(void *o, const char *s, size_t n)
 {
-	unsigned c = p[0];
-	uint32_t cp, min;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		cp = c & 0x1f;
-		min = 0x80;
-	} else if ((c & 0xf0) == 0xe0) {
-		n = 3;
-		cp = c & 0x0f;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		cp = c & 0x07;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	/* A NUL fails the continuation test, so this never reads past it. */
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	json_raw(o, s, n);
 }
 
 static void json_string(struct json_out *o, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	json_raw(o, "\"", 1);
-	while (*p) {
-		size_t n = json_utf8_len(p);
-
-		if (n == 0) {
-			/* Not UTF-8: the replacement character keeps the
-			 * document valid and shows where the byte was. */
-			json_raw(o, "\\ufffd", 6);
-			p++;
-			continue;
-		}
-		if (n > 1 ||
-		    (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7f)) {
-			json_raw(o, (const char *)p, n);
-			p += n;
-			continue;
-		}
-		switch (*p) {
-		case '"':
-			json_raw(o, "\\\"", 2);
-			break;
-		case '\\':
-			json_raw(o, "\\\\", 2);
-			break;
-		case '\n':
-			json_raw(o, "\\n", 2);
-			break;
-		case '\r':
-			json_raw(o, "\\r", 2);
-			break;
-		case '\t':
-			json_raw(o, "\\t", 2);
-			break;
-		default:
-			json_printf(o, "\\u%04x", *p);
-			break;
-		}
-		p++;
-	}
-	json_raw(o, "\"", 1);
+	sb_json_string(json_put, o, s);
 }
 
 static void json_key(struct json_out *o, const char *key)

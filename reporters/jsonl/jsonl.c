@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <storbench/json.h>
 #include <storbench/reporter.h>
 
 #include "../common/sb_linebuf.h"
@@ -38,73 +39,15 @@ static const double jsonl_default_pcts[] = {
 	80.0, 90.0, 95.0, 99.0, 99.5, 99.9, 99.95, 99.99,
 };
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one:
- * JSON text is UTF-8, and a job name is whatever bytes the job file had. */
-static size_t jsonl_utf8_len(const unsigned char *s)
+/* sb_json_string's sink: the line under construction. */
+static void jsonl_put(void *b, const char *s, size_t n)
 {
-	size_t n;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1fu;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0fu;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07u;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3fu);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
+	sb_linebuf_add(b, "%.*s", (int)n, s);
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped, and
- * a byte that is not UTF-8 replaced by U+FFFD so every line parses. */
 static void jsonl_str(struct sb_linebuf *b, const char *s)
 {
-	const unsigned char *u = (const unsigned char *)(s ? s : "");
-
-	sb_linebuf_add(b, "\"");
-	while (*u) {
-		size_t n = jsonl_utf8_len(u);
-
-		if (!n) {
-			sb_linebuf_add(b, "\\ufffd");
-			u++;
-		} else if (*u == '"' || *u == '\\') {
-			sb_linebuf_add(b, "\\%c", *u);
-			u++;
-		} else if (*u == '\n') {
-			sb_linebuf_add(b, "\\n");
-			u++;
-		} else if (*u == '\t') {
-			sb_linebuf_add(b, "\\t");
-			u++;
-		} else if (*u == '\r') {
-			sb_linebuf_add(b, "\\r");
-			u++;
-		} else if (*u < 0x20 || *u == 0x7f) {
-			sb_linebuf_add(b, "\\u%04x", *u);
-			u++;
-		} else {
-			sb_linebuf_add(b, "%.*s", (int)n, (const char *)u);
-			u += n;
-		}
-	}
-	sb_linebuf_add(b, "\"");
+	sb_json_string(jsonl_put, b, s);
 }
 
 /* "key": prefixed by a comma unless it opens an object. */

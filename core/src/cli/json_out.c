@@ -1,17 +1,13 @@
 #include "json_out.h"
 
+#include <storbench/json.h>
+
+static void put_file(void *f, const char *s, size_t n)
+{
+	fwrite(s, 1, n, f);
+}
+
 void sb_json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	sb_json_string(put_file, f, s);
 }
