@@ -15,6 +15,9 @@ for tool in cpack dpkg dpkg-deb dpkg-shlibdeps; do
 	command -v "$tool" >/dev/null || plan_skip_all "$tool is not installed"
 done
 
+# dpkg installs into a root of its own only as root.
+((EUID == 0)) || plan_skip_all "dpkg --root needs root"
+
 unset STORBENCH_PLUGIN_PATH
 sb_tmpdir tmp
 tmp=$(cd -- "$tmp" && pwd -P)
