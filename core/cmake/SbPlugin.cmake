@@ -82,7 +82,13 @@ function(sb_add_plugin name)
     set_target_properties(${target} PROPERTIES
       LIBRARY_OUTPUT_DIRECTORY ${SB_PLUGIN_OUTPUT_DIR})
   endif()
-  install(TARGETS ${target} LIBRARY DESTINATION ${SB_PLUGIN_INSTALL_DIR})
+  # One install component per plugin, so each ships as its own package
+  # (core/cmake/SbPackage.cmake) under its project's name and version.
+  install(TARGETS ${target} LIBRARY DESTINATION ${SB_PLUGIN_INSTALL_DIR}
+          COMPONENT plugin_${name})
+  set_property(GLOBAL APPEND PROPERTY SB_PACKAGED_PLUGINS ${name})
+  set_property(GLOBAL PROPERTY SB_PLUGIN_PACKAGE_${name} ${PROJECT_NAME})
+  set_property(GLOBAL PROPERTY SB_PLUGIN_VERSION_${name} ${PROJECT_VERSION})
 
   if(COMMAND sb_add_shell_test)
     file(GLOB tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/*.sh)

@@ -37,29 +37,64 @@ static int add_dir(struct sb_loader *l, const char *dir, size_t len)
 	return 0;
 }
 
-/* True when this process's binary sits in the build tree's bin/. */
-static int running_from_build_tree(void)
+/* The folder holding this process's binary, or "" when it cannot be read. */
+static void exe_dir(char *dir, size_t size)
 {
-	char exe[PATH_MAX], bin[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ssize_t n = readlink("/proc/self/exe", dir, size - 1);
 	char *slash;
 
-	if (n <= 0)
-		return 0;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return 0;
-	*slash = '\0';
-	if (!realpath(SB_BUILD_BIN_DIR, bin))
+	if (n <= 0) {
+		dir[0] = '\0';
+		return;
+	}
+	dir[n] = '\0';
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		dir[0] = '\0';
+}
+
+/* True when this process's binary sits in the build tree's bin/. */
+static int running_from_build_tree(const char *exe)
+{
+	char bin[PATH_MAX];
+
+	if (!*exe || !realpath(SB_BUILD_BIN_DIR, bin))
 		return 0;
 	return strcmp(exe, bin) == 0;
+}
+
+/*
+ * The installed plugins are found from the binary's own folder, never from
+ * the prefix the build was configured with: `cmake --install --prefix X` or
+ * a package unpacked elsewhere must load X's plugins, not another install's
+ * of another version.
+ */
+static int add_installed_dir(struct sb_loader *l, const char *exe)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	int n;
+
+	if (SB_PLUGIN_DIR_FROM_BIN[0] == '/')
+		return add_dir(l, SB_PLUGIN_DIR_FROM_BIN,
+			       strlen(SB_PLUGIN_DIR_FROM_BIN));
+	if (!*exe)
+		return 0;
+	n = snprintf(dir, sizeof(dir), "%s/%s", exe, SB_PLUGIN_DIR_FROM_BIN);
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return 0;
+	/* Listed and reported without the bin/.. detour when it exists. */
+	if (realpath(dir, real))
+		return add_dir(l, real, strlen(real));
+	return add_dir(l, dir, (size_t)n);
 }
 
 int sb_loader_init(struct sb_loader *l, struct sb_ctx *ctx,
 		   const char *const *cli_dirs, size_t ncli)
 {
 	const char *env = getenv("STORBENCH_PLUGIN_PATH");
+	char exe[PATH_MAX];
 	int rc = 0;
 
 	memset(l, 0, sizeof(*l));
@@ -85,12 +120,14 @@ int sb_loader_init(struct sb_loader *l, struct sb_ctx *ctx,
 		rc = add_dir(l, env, len);
 		env = colon ? colon + 1 : NULL;
 	}
-	if (!rc && running_from_build_tree())
+	exe_dir(exe, sizeof(exe));
+	/* A binary in the build tree is not installed: it loads the plugins
+	 * built with it, never an install's of another version. */
+	if (!rc && running_from_build_tree(exe))
 		rc = add_dir(l, SB_BUILD_PLUGIN_DIR,
 			     strlen(SB_BUILD_PLUGIN_DIR));
-	if (!rc)
-		rc = add_dir(l, SB_INSTALL_PLUGIN_DIR,
-			     strlen(SB_INSTALL_PLUGIN_DIR));
+	else if (!rc)
+		rc = add_installed_dir(l, exe);
 	if (rc)
 		return sb_err(ctx, rc, "out of memory");
 	return 0;
