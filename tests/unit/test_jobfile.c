@@ -716,6 +716,8 @@ static void keywords(struct sb_ctx *ctx, struct sb_jobset *set)
 		struct sb_sysinfo si;
 		long pages = sysconf(_SC_PHYS_PAGES),
 		     psize = sysconf(_SC_PAGESIZE);
+		char want[32];
+		const char *got;
 
 		ok(sb_sysinfo_init(&si) == 0, "the system's values are read");
 		is_int((long long)si.ncpus,
@@ -726,12 +728,12 @@ static void keywords(struct sb_ctx *ctx, struct sb_jobset *set)
 		is_int((long long)si.mb_memory,
 		       (long long)((unsigned long long)pages * psize >> 20),
 		       "$mb_memory: physical pages times page size, in MiB");
+		snprintf(want, sizeof(want), "%lu", si.ncpus);
 		sb_jobset_free(set);
 		ok(sb_jobfile_parse(ctx, "t.fio", "[a]\nnumjobs=$ncpus\n", 18,
 				    set) == 0 &&
-			   set->have_sys &&
-			   (unsigned long)atol(val(set, 0, "numjobs")) ==
-				   si.ncpus,
+			   set->have_sys && (got = val(set, 0, "numjobs")) &&
+			   strcmp(got, want) == 0,
 		   "without values given, the system's are used");
 		sb_jobset_free(set);
 	}
