@@ -9,7 +9,7 @@
 
 #include <storbench/reporter.h>
 
-#include "../run/handle.h"
+#include "../host/handle.h"
 
 struct sb_loader;
 struct sb_plugin;

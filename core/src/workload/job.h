@@ -18,15 +18,15 @@
 
 #include "../jobfile/jobfile.h"
 #include "../stats/acc.h"
-#include "handle.h"
-#include "jobopts.h"
+#include "../host/handle.h"
+#include "job_options.h"
 #include "../options/data_pattern.h"
 #include "../options/errpolicy.h"
 #include "../verify/verify.h"
-#include "buffers.h"
+#include "../data/buffers.h"
 #include "../report/fiolog.h"
-#include "cpus.h"
-#include "hostinfo.h"
+#include "../machine/cpus.h"
+#include "../machine/counters.h"
 #include "pattern.h"
 
 struct sb_plugin;
@@ -336,7 +336,7 @@ struct sb_worker {
 	uint64_t hook;
 	uint64_t ncalls;
 	int finished; /* set (release) as the thread leaves */
-	/* The main thread's watch (run/watch.c); only it touches these. */
+	/* The main thread's watch (safety/watch.c); only it touches these. */
 	uint64_t seen_hook, seen_ns; /* hook as last seen, and since when */
 	uint64_t abandoned_ns;	     /* given up on at; 0: not */
 	double stuck_s;		     /* in that call, past the stop */

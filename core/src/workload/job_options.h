@@ -61,7 +61,7 @@ struct sb_job_opts {
 	int64_t nrfiles;
 	int64_t openfiles; /* 0: nrfiles */
 	char *file_service_type;
-	char *filesize; /* a size or a range; job.c reads it */
+	char *filesize; /* a size or a range; prepare.c reads it */
 	char *filename_format;
 	struct sb_size_pct offset_increment;
 	int fill_device;

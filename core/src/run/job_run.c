@@ -1,5 +1,5 @@
 /* A job's life on the main thread: setup, layout, clones, merge, report. */
-#include "runjob.h"
+#include "../workload/job.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -11,9 +11,9 @@
 #include "../loader/loader.h"
 #include "../util/msg.h"
 #include "../util/str.h"
-#include "guard_paths.h"
-#include "hostinfo.h"
-#include "watch.h"
+#include "../safety/guard_paths.h"
+#include "../machine/counters.h"
+#include "../safety/watch.h"
 
 static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 {

@@ -54,7 +54,7 @@ int sb_iolog_open(struct sb_worker *w)
 	if (!w->iolog)
 		return sb_wfail(w, -errno, "write_iolog=%s: %s", path,
 				strerror(errno));
-	/* Opens and closes are logged as they happen (wfiles.c). */
+	/* Opens and closes are logged as they happen (files.c). */
 	fprintf(w->iolog, "fio version 2 iolog\n");
 	for (unsigned i = 0; i < w->nfiles; i++)
 		fprintf(w->iolog, "%s add\n", w->files[i].path);
