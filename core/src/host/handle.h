@@ -31,9 +31,24 @@ struct sb_handle {
 	struct sb_facts *facts; /* NULL outside a job */
 	FILE *out;		/* reporters: where print/write go */
 	struct sb_block *blocks;
+	/* A worker's engine handle: the worker's deadline (read with an
+	 * atomic load; NULL on the main thread and for other plugins) and
+	 * where host->complete() hands an I/O (NULL: refused). */
+	const uint64_t *deadline_ns;
+	void (*complete)(void *owner, struct sb_io *io);
+	void *owner;
 };
 
 extern const struct sb_host sb_host_services;
+
+/* A worker's deadline as its handle points to it: 0 (before the phase's
+ * I/O) and UINT64_MAX both mean none. */
+static inline uint64_t sb_deadline_of(const uint64_t *p)
+{
+	uint64_t d = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	return d ? d : UINT64_MAX;
+}
 
 void sb_handle_init(struct sb_handle *h, const struct sb_ctx *ctx,
 		    const char *who);

@@ -717,4 +717,6 @@ void sb_runjob_free(struct sb_runjob *rj)
 	free(rj->workers);
 	free(rj->samp);
 	free(rj->dir);
+	if (!rj->nabandoned)
+		free(rj->job_state);
 }
