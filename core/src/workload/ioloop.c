@@ -676,10 +676,12 @@ int sb_io_loop(struct sb_worker *w)
 		}
 		if (!pending)
 			backoff_ms = 0;
+		/* Past the deadline or at a stop, what is in flight is the
+		 * drain's. */
 		if (reap(w, wait || end ? 1 : cmin, cmax,
 			 wait_left(w, deadline), &t) == 0 &&
 		    (t >= deadline || sb_stopping(w->rj->ctx)))
-			end = 1;
+			break;
 	}
 	drain(w);
 	if (pending)
