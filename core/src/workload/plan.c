@@ -49,10 +49,11 @@ static int plan_job(struct sb_worker *w, struct sb_wfile *f, unsigned i,
 	sb_pattern_pct_random(p, o->percentage_random);
 	sb_pattern_trim(p, w->rj->cfg.trim_mode);
 	if (o->rw.has_modifier)
-		sb_pattern_modifier(p, o->rw.modifier, o->rw_sequencer);
+		sb_pattern_modifier(p, o->rw.modifier,
+				    o->rw_sequencer == SB_RWSEQ_IDENTICAL);
 	sb_pattern_align(p, o->blockalign, o->bs_unaligned);
 	/* lfsr, like the map, visits each block once without a map. */
-	if (o->norandommap && o->random_generator != 1)
+	if (o->norandommap && o->random_generator != SB_RANDGEN_LFSR)
 		sb_pattern_norandommap(p);
 	/* Mixed and capped: the due direction goes first, as in fio. Not
 	 * with verify, whose read-back must replay the same stream. */
