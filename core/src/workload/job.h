@@ -248,6 +248,15 @@ enum sb_hook {
 /* sb_worker.hook: the call's number above these bits, the hook in them. */
 #define SB_HOOK_BITS 8
 
+/* The main thread's watch over one worker: written by safety/watch.c
+ * only, on the main thread; the runner reads whether it gave up. */
+struct sb_worker_watch {
+	uint64_t seen_hook, seen_ns; /* hook as last seen, and since when */
+	uint64_t abandoned_ns;	     /* given up on at; 0: not */
+	double stuck_s;		     /* in that call, past the stop */
+	int abandon_why;	     /* enum sb_abandon_why */
+};
+
 struct sb_worker {
 	struct sb_runjob *rj;
 	unsigned idx;
@@ -336,11 +345,7 @@ struct sb_worker {
 	uint64_t hook;
 	uint64_t ncalls;
 	int finished; /* set (release) as the thread leaves */
-	/* The main thread's watch (safety/watch.c); only it touches these. */
-	uint64_t seen_hook, seen_ns; /* hook as last seen, and since when */
-	uint64_t abandoned_ns;	     /* given up on at; 0: not */
-	double stuck_s;		     /* in that call, past the stop */
-	int abandon_why;	     /* enum sb_abandon_why */
+	struct sb_worker_watch watch;
 };
 
 enum sb_abandon_why {
