@@ -42,8 +42,8 @@ static int plan_job(struct sb_worker *w, struct sb_wfile *f, unsigned i,
 			sb_rw_is_random(&o->rw),
 			o->time_based || sb_wfiles_skewed(w));
 	sb_pattern_limits(p, (uint64_t)o->loops, 0);
-	if (w->budgeted)
-		w->budget += limit * (uint64_t)(o->loops > 1 ? o->loops : 1);
+	sb_wfiles_add_budget(w,
+			     limit * (uint64_t)(o->loops > 1 ? o->loops : 1));
 	sb_pattern_sizes(p, &o->bssplit, o->bsrange);
 	sb_pattern_dist(p, &o->random_distribution);
 	sb_pattern_pct_random(p, o->percentage_random);
