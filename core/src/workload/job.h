@@ -252,6 +252,32 @@ enum sb_hook {
 /* sb_worker.hook: the call's number above these bits, the hook in them. */
 #define SB_HOOK_BITS 8
 
+/* file_service_type's state in a worker: which files are open and which
+ * one serves next. Written by workload/files.c only. */
+struct sb_file_service {
+	unsigned maxopen, nopen;
+	unsigned *active, nactive;
+	unsigned cur;		 /* index into active */
+	uint64_t cur_left;	 /* I/Os left before the next pick */
+	int svc_started;	 /* a pick was made in this phase */
+	uint64_t svc_rng;	 /* random file picks */
+	struct sb_pattern fpick; /* zipf/pareto/normal file picks */
+	unsigned next_fresh;	 /* next file not yet planned in this phase */
+	int budgeted;		 /* the phase ends on budget (skewed service) */
+	uint64_t budget;	 /* bytes the phase has left */
+};
+
+/* The main thread's watch over one worker: written by safety/watch.c
+ * only, on the main thread; the runner reads whether it gave up. */
+struct sb_worker_watch {
+	uint64_t seen_hook, seen_ns; /* hook as last seen, and since when */
+	uint64_t abandoned_ns;	     /* given up on at; 0: not */
+	double stuck_s;		     /* in that call, past the stop */
+	int abandon_why;	     /* enum sb_abandon_why */
+	uint64_t woke_for;	     /* the deadline wake_fd was written for */
+	int woke_stop;		     /* wake_fd written for the stop */
+};
+
 struct sb_worker {
 	struct sb_runjob *rj;
 	unsigned idx;
@@ -265,16 +291,8 @@ struct sb_worker {
 
 	/* Files and the service of file_service_type. */
 	struct sb_wfile *files;
-	unsigned nfiles, maxopen, nopen;
-	unsigned *active, nactive;
-	unsigned cur;		 /* index into active */
-	uint64_t cur_left;	 /* I/Os left before the next pick */
-	int svc_started;	 /* a pick was made in this phase */
-	uint64_t svc_rng;	 /* random file picks */
-	struct sb_pattern fpick; /* zipf/pareto/normal file picks */
-	unsigned next_fresh;	 /* next file not yet planned in this phase */
-	int budgeted;		 /* the phase ends on budget (skewed service) */
-	uint64_t budget;	 /* bytes the phase has left */
+	unsigned nfiles;
+	struct sb_file_service svc;
 
 	unsigned depth, inflight;
 	struct sb_ioslot *slots;
@@ -340,13 +358,7 @@ struct sb_worker {
 	uint64_t hook;
 	uint64_t ncalls;
 	int finished; /* set (release) as the thread leaves */
-	/* The main thread's watch (safety/watch.c); only it touches these. */
-	uint64_t seen_hook, seen_ns; /* hook as last seen, and since when */
-	uint64_t abandoned_ns;	     /* given up on at; 0: not */
-	double stuck_s;		     /* in that call, past the stop */
-	int abandon_why;	     /* enum sb_abandon_why */
-	uint64_t woke_for;	     /* the deadline wake_fd was written for */
-	int woke_stop;		     /* wake_fd written for the stop */
+	struct sb_worker_watch watch;
 
 	/* The eventfd engines poll beside their sockets (env->wake_fd):
 	 * made and closed by the main thread, written by its watch, cleared

@@ -45,6 +45,8 @@ void sb_wfiles_free(struct sb_worker *w);
  * distribution says, not until its share is done, so its pattern wraps and
  * the job ends on the sum of the shares (budget), as fio ends it. */
 int sb_wfiles_skewed(const struct sb_worker *w);
+/* A file planned for a skewed phase: its bytes join the phase's budget. */
+void sb_wfiles_add_budget(struct sb_worker *w, uint64_t bytes);
 /* Start a phase: every file idle, the service reset. */
 void sb_wfiles_phase(struct sb_worker *w);
 /* The next spec of the phase from the files' patterns, in the order
