@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../safety/watch.h"
 #include "../util/msg.h"
 
 #include "contract.h"
@@ -563,10 +562,10 @@ static void cancel_inflight(struct sb_worker *w)
 
 static uint64_t drain_ns(const struct sb_worker *w)
 {
-	uint64_t grace =
-		w->rj->stop_grace_ns ? w->rj->stop_grace_ns : SB_STOP_GRACE_NS;
+	/* 0: the default grace, 5 s. */
+	uint64_t grace = w->rj->stop_grace_ns;
 
-	return grace / 2 < SB_DRAIN_NS ? grace / 2 : SB_DRAIN_NS;
+	return grace && grace / 2 < SB_DRAIN_NS ? grace / 2 : SB_DRAIN_NS;
 }
 
 /* After the loop: collect what is in flight, so the engine is not left
