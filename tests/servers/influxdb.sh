@@ -17,8 +17,11 @@ INFLUX_DB=storbench
 ADMIN_USER='admin'
 WRITER_USER='writer'
 
-srv_prepare() {
+srv_check() {
 	srv_need_progs influxd curl ss
+}
+
+srv_prepare() {
 	srv_port_free "$INFLUX_PORT" "$INFLUX_RPC_PORT"
 	mkdir -p "$SRV_DIR/meta" "$SRV_DIR/data" "$SRV_DIR/wal"
 	cat >"$SRV_DIR/influxdb.conf" <<-END

@@ -26,9 +26,12 @@ MUTUAL_USER=sbtarget
 
 tgtadm_() { tgtadm -C "$ISCSI_CONTROL" --lld iscsi "$@"; }
 
-srv_prepare() {
+srv_check() {
 	srv_need_root
 	srv_need_progs tgtd tgtadm ss
+}
+
+srv_prepare() {
 	srv_port_free "$ISCSI_PORT"
 	truncate -s "$ISCSI_SIZE" "$SRV_DIR/open.img" "$SRV_DIR/chap.img" ||
 		srv_die "cannot make the LUN files in $SRV_DIR"

@@ -5,6 +5,8 @@
 # and stopping by PID. Sourcing it only defines functions.
 #
 # A server script sets SRV_NAME and defines:
+#   srv_check          skip (srv_need_root, srv_need_progs) when the server
+#                      cannot run here; before the lock, which may wait
 #   srv_prepare        make config files, disks and credentials in $SRV_DIR
 #                      (runs on start only; restart keeps what is there)
 #   srv_launch         start the daemons with srv_spawn and wait with
@@ -19,7 +21,7 @@
 #
 # Why a lock: the ports are fixed, and rpcbind and tgtd's control socket
 # are one per machine, so two build trees (a plain and a sanitizer build,
-# or two worktrees) must take turns. A keeper process holds the lock for
+# or two worktrees) must take turns: /tmp/storbench-servers/NAME.lock. A keeper process holds the lock for
 # as long as the servers are up; a second start waits for it (bounded)
 # instead of failing on a busy port.
 
@@ -77,6 +79,10 @@ srv_die() {
 # a skip (SKIP_REGULAR_EXPRESSION) and the tests that need it skip too,
 # with the same reason, by srv_use; in CI nothing may skip.
 srv_skip() {
+	if [[ -n ${SRV_STARTING:-} ]]; then
+		SRV_STARTING=
+		srv_stop_all >/dev/null 2>&1
+	fi
 	mkdir -p "$SRV_DIR"
 	printf 'SB_%s_SKIP=%q\n' "${SRV_NAME^^}" "$*" >"$SRV_DIR/env"
 	printf '1..0 # SKIP %s: %s\n' "$SRV_NAME" "$*"
@@ -291,10 +297,18 @@ srv_stop_all() {
 }
 
 # _srv_lock: take the machine-wide lock of this server kind, held from now
-# on by a keeper process that srv_stop_all kills.
+# on by a keeper process that srv_stop_all kills. The lock directory is
+# world-writable but not sticky, so build trees of different users share
+# the locks (in a sticky /tmp, fs.protected_regular would refuse one user
+# opening another's file).
 _srv_lock() {
-	local lock=/tmp/storbench-servers-$SRV_NAME.lock fd
-	exec {fd}>>"$lock" || srv_die "cannot open the lock $lock"
+	# /tmp, not $TMPDIR: the ports are the whole machine's.
+	local dir=/tmp/storbench-servers lock fd
+	lock=$dir/$SRV_NAME.lock
+	[[ -d $dir ]] || mkdir -m 0777 "$dir" 2>/dev/null
+	[[ -e $lock ]] || (umask 0 && : >>"$lock") 2>/dev/null
+	# flock takes a lock on a descriptor opened for reading too.
+	exec {fd}<"$lock" || srv_die "cannot open the lock $lock"
 	if ! flock -n "$fd"; then
 		srv_say "another build tree runs its $SRV_NAME server ($(cat "$lock.owner" 2>/dev/null)); waiting up to ${SRV_LOCK_TIMEOUT}s"
 		flock -w "$SRV_LOCK_TIMEOUT" "$fd" ||
@@ -302,8 +316,8 @@ _srv_lock() {
 	fi
 	setsid sleep infinity </dev/null >/dev/null 2>&1 &
 	printf '%s %s\n' "$!" "$(_srv_starttime "$!")" >"$SRV_DIR/keeper"
-	exec {fd}>&-
-	printf '%s (keeper PID %s)\n' "$SRV_DIR" "$(cut -d' ' -f1 "$SRV_DIR/keeper")" >"$lock.owner"
+	exec {fd}<&-
+	(umask 0 && printf '%s (keeper PID %s)\n' "$SRV_DIR" "$(cut -d' ' -f1 "$SRV_DIR/keeper")" >"$lock.owner") 2>/dev/null
 }
 
 # srv_kv KEY VALUE: one env file line, quoted for bash.
@@ -334,6 +348,7 @@ srv_start() {
 	mkdir -p "$SRV_DIR"
 	: >"$SRV_DIR/pids"
 	SRV_STARTING=1
+	srv_check
 	_srv_lock
 	srv_prepare
 	srv_launch

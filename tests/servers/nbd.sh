@@ -12,8 +12,11 @@ SRV_DAEMONS=(tcp unix)
 NBD_PORT=10810
 NBD_SIZE=$((64 << 20))
 
-srv_prepare() {
+srv_check() {
 	srv_need_progs nbdkit ss
+}
+
+srv_prepare() {
 	srv_port_free "$NBD_PORT"
 	fallocate -l "$NBD_SIZE" "$SRV_DIR/disk.img" ||
 		srv_die "cannot make $SRV_DIR/disk.img"

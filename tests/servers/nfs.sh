@@ -13,12 +13,14 @@ NFS_MOUNT_PORT=20048
 NFS_NLM_PORT=20049
 NFS_RQUOTA_PORT=20875
 
-srv_prepare() {
+srv_check() {
 	srv_need_root
 	srv_need_progs ganesha.nfsd rpcbind rpcinfo ss
-	local plugins
-	plugins=$(dirname "$(dpkg -L nfs-ganesha-vfs 2>/dev/null | grep '/libfsalvfs\.so$' | head -1)")
-	[[ -f $plugins/libfsalvfs.so ]] || srv_skip "no ganesha VFS FSAL (package nfs-ganesha-vfs)"
+	NFS_PLUGINS=$(dirname "$(dpkg -L nfs-ganesha-vfs 2>/dev/null | grep '/libfsalvfs\.so$' | head -1)")
+	[[ -f $NFS_PLUGINS/libfsalvfs.so ]] || srv_skip "no ganesha VFS FSAL (package nfs-ganesha-vfs)"
+}
+
+srv_prepare() {
 	srv_port_free "$NFS_PORT" "$NFS_MOUNT_PORT"
 	mkdir -p "$SRV_DIR/export" "$SRV_DIR/recov"
 	# Attr_Expiration_Time = 0 and the MDCACHE block: a test that looks at
@@ -33,7 +35,7 @@ srv_prepare() {
 		    Enable_NLM = false;  Enable_RQUOTA = false;  Enable_UDP = false;
 		    Protocols = 3, 4;
 		    mount_path_pseudo = true;
-		    Plugins_Dir = $plugins;
+		    Plugins_Dir = $NFS_PLUGINS;
 		}
 		NFS_KRB5 { Active_krb5 = false; }
 		NFSV4 {

@@ -14,9 +14,12 @@ SMB_PORT=4450
 # "force user = root" makes the share's files root's whoever logs in.
 SMB_USER=root
 
-srv_prepare() {
+srv_check() {
 	srv_need_root
 	srv_need_progs smbd smbpasswd ss
+}
+
+srv_prepare() {
 	srv_port_free "$SMB_PORT"
 	local d pw
 	for d in share private lock state cache pid log ncalrpc; do
