@@ -21,9 +21,9 @@
 #
 # Why a lock: the ports are fixed, and rpcbind and tgtd's control socket
 # are one per machine, so two build trees (a plain and a sanitizer build,
-# or two worktrees) must take turns: /tmp/storbench-servers/NAME.lock. A keeper process holds the lock for
-# as long as the servers are up; a second start waits for it (bounded)
-# instead of failing on a busy port.
+# or two worktrees) must take turns: /tmp/storbench-servers/NAME.lock. A
+# keeper process holds the lock for as long as the servers are up; a
+# second start waits for it (bounded) instead of failing on a busy port.
 
 : "${SB_SOURCE_DIR:=$(CDPATH='' cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)}"
 : "${SB_BUILD_DIR:=$SB_SOURCE_DIR/build}"
@@ -65,12 +65,13 @@ srv_md5() {
 
 srv_say() { printf 'storbench servers: %s: %s\n' "$SRV_NAME" "$*" >&2; }
 
-# srv_die MSG: name the server, clean up what this start began, exit 1.
+# srv_die MSG: name the server, stop what this start began (its logs stay
+# for reading; the next start clears them), exit 1.
 srv_die() {
 	srv_say "$*"
 	if [[ -n ${SRV_STARTING:-} ]]; then
 		SRV_STARTING=
-		srv_stop_all >/dev/null 2>&1
+		srv_stop_procs >/dev/null 2>&1
 	fi
 	exit 1
 }
@@ -284,15 +285,22 @@ srv_stop_keys() {
 	fi
 }
 
-# srv_stop_all: every daemon, then the lock keeper, then the state dir.
-srv_stop_all() {
+# srv_stop_procs: every daemon, then the lock keeper.
+srv_stop_procs() {
 	[[ -d $SRV_DIR ]] || return 0
 	srv_stop_keys
 	if [[ -f $SRV_DIR/keeper ]]; then
 		local pid start
 		read -r pid start <"$SRV_DIR/keeper"
 		_srv_alive "$pid" "$start" && kill -KILL "$pid" 2>/dev/null
+		rm -f "$SRV_DIR/keeper"
 	fi
+	return 0
+}
+
+# srv_stop_all: the processes, then the state dir.
+srv_stop_all() {
+	srv_stop_procs
 	rm -rf -- "$SRV_DIR"
 }
 
@@ -340,9 +348,9 @@ srv_env_write() {
 srv_start() {
 	# A start in this tree that never got its stop (an interrupted ctest)
 	# left servers behind: they are this tree's, so stop them.
-	if [[ -f $SRV_DIR/pids || -f $SRV_DIR/keeper ]]; then
+	if [[ -s $SRV_DIR/pids || -f $SRV_DIR/keeper ]]; then
 		srv_say "stopping the servers an earlier run left in $SRV_DIR"
-		srv_stop_all
+		srv_stop_procs
 	fi
 	rm -rf -- "$SRV_DIR"
 	mkdir -p "$SRV_DIR"
