@@ -366,12 +366,15 @@ srv_start() {
 }
 
 # srv_signal SIG: send SIG to the daemons (kill, pause, resume).
+# Only to the very processes started: not to a later one with a reused PID.
 srv_signal() {
-	local key pid
-	for key in "${SRV_DAEMONS[@]}"; do
-		pid=$(srv_pid "$key")
-		[[ -n $pid ]] && kill "-$1" "$pid"
-	done
+	local key pid start
+	while read -r key pid start; do
+		[[ " ${SRV_DAEMONS[*]} " == *" $key "* ]] || continue
+		if _srv_alive "$pid" "$start"; then
+			kill "-$1" "$pid"
+		fi
+	done <"$SRV_DIR/pids"
 }
 
 srv_running() {
