@@ -18,6 +18,9 @@ srv_check() {
 
 srv_prepare() {
 	srv_port_free "$NBD_PORT"
+	# A unix socket's path has room for 107 bytes.
+	((${#SRV_DIR} + 9 <= 107)) ||
+		srv_die "$SRV_DIR/nbd.sock is too long a path for a unix socket; use a shorter build directory"
 	fallocate -l "$NBD_SIZE" "$SRV_DIR/disk.img" ||
 		srv_die "cannot make $SRV_DIR/disk.img"
 }
