@@ -39,8 +39,7 @@ like "$(iscsi-inq "$mutual_url" 2>&1)" 'Peripheral Device Type:DIRECT_ACCESS' "m
 like "$(iscsi-inq "$chap_url?target_user=$SB_ISCSI_MUTUAL_USER&target_password=wrong-$mutual_pw" 2>&1)" \
 	'Invalid CHAP_R response from the target' "mutual CHAP with a wrong target secret fails the target's proof"
 
-head -c 1M /dev/urandom >"$T/src.bin"
-want=$(srv_md5 "$T/src.bin")
+want=$(srv_random_file "$T/src.bin")
 ok "sb_iscsi_rw writes 1 MiB to the open LUN" "$RW" put "$SB_ISCSI_URL" "$T/src.bin"
 ok "and reads it back" "$RW" get "$SB_ISCSI_URL" "$T/open.bin" 1048576
 is "$(srv_md5 "$T/open.bin")" "$want" "the bytes read are the bytes written"

@@ -63,6 +63,11 @@ srv_md5() {
 	printf '%s\n' "${sum%% *}"
 }
 
+# srv_random_file FILE: 1 MiB of random bytes in FILE; prints their md5.
+srv_random_file() {
+	head -c 1M /dev/urandom >"$1" && srv_md5 "$1"
+}
+
 srv_say() { printf 'storbench servers: %s: %s\n' "$SRV_NAME" "$*" >&2; }
 
 # srv_die MSG: name the server, stop what this start began (its logs stay

@@ -15,8 +15,7 @@ sb_tmpdir T
 
 plan 16
 
-head -c 1M /dev/urandom >"$T/src.bin"
-want=$(srv_md5 "$T/src.bin")
+want=$(srv_random_file "$T/src.bin")
 is "$(nbdinfo --size "$SB_NBD_URL" 2>&1)" "$SB_NBD_SIZE" "nbdinfo: the TCP export's size"
 is "$(nbdinfo --size "$SB_NBD_UNIX_URL" 2>&1)" "$SB_NBD_SIZE" "nbdinfo: the unix socket export's size"
 for u in URL UNIX_URL; do

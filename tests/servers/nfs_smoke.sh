@@ -15,8 +15,7 @@ sb_tmpdir T
 
 plan 14
 
-head -c 1M /dev/urandom >"$T/src.bin"
-want=$(srv_md5 "$T/src.bin")
+want=$(srv_random_file "$T/src.bin")
 file_url=$SB_NFS_URL/smoke.bin
 ok "nfs-cp writes 1 MiB over NFSv3, the port from rpcbind" nfs-cp "$T/src.bin" "$file_url"
 like "$(nfs-ls "$SB_NFS_URL$SB_NFS_V3_QUERY" 2>&1)" ' 1048576 smoke\.bin' \

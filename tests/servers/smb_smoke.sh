@@ -17,8 +17,7 @@ plan 13
 
 smb() { smbclient "//$SB_SMB_HOST/$SB_SMB_SHARE" -p "$SB_SMB_PORT" -A "$SB_SMB_CREDENTIALS" "$@"; }
 
-head -c 1M /dev/urandom >"$T/src.bin"
-want=$(srv_md5 "$T/src.bin")
+want=$(srv_random_file "$T/src.bin")
 ok "smbclient puts 1 MiB" smb -c "put $T/src.bin smoke.bin"
 like "$(smb -c ls 2>&1)" 'smoke\.bin +A +1048576' "ls shows it with its size"
 ok "smbclient gets it back" smb -c "get smoke.bin $T/back.bin"
