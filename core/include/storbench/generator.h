@@ -25,10 +25,12 @@
  * generator never shares mutable data between workers: a mix that must
  * hold over the job holds per clone, with the clone in the seed.
  *
- * The generator drives the job's main phase only. Laying files out
- * (create_on_open, a read job's missing file), pre_read and verify's
- * read-back are the host's, as are fsync=/fdatasync=/end_fsync, rate= and
- * thinktime=, which apply to a generator's I/Os as to fio's.
+ * The generator drives the job's main phase only. Laying files out (a
+ * read job's missing file) and pre_read are the host's, as are
+ * fsync=/fdatasync=/end_fsync, rate= and thinktime=, which apply to a
+ * generator's I/Os as to fio's. verify= is refused with a generator: its
+ * read-back replays the fio workload's stream. openfiles= does not apply:
+ * a generator's worker has all its files open for the phase.
  */
 #ifndef STORBENCH_GENERATOR_H
 #define STORBENCH_GENERATOR_H
