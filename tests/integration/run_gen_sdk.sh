@@ -12,7 +12,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
 P=$SB_BUILD_DIR/tests/plugins
-plan 17
+plan 19
 
 g() { # g OPTIONS...: a null job driven by gen_sdk; RC and ERR set
 	local err
@@ -35,6 +35,11 @@ g --ios=300 --nrfiles=3 --size=3m --write_iolog=b.log --randseed=5
 ok "the same seed: the same stream" cmp -s a.log b.log
 g --ios=300 --nrfiles=3 --size=3m --write_iolog=c.log --randseed=6
 ok "another seed: another stream" bash -c '! cmp -s a.log c.log'
+
+g --ios=40 --nrfiles=4 --openfiles=2 --write_iolog=o.log
+is "$RC" 0 "openfiles=2 of 4 files: the checks hold" || diag "$ERR"
+is "$(grep -c ' open$' o.log) $(grep -c ' close$' o.log)" "4 4" \
+	"every file opened before init and kept open: openfiles= is fio's"
 
 g --ios=3000 --iodepth=16 --output-format=json
 is "$RC" 0 "open loop at iodepth=16: the checks hold" || diag "$ERR"

@@ -267,13 +267,16 @@ static int next_work(struct sb_worker *w, struct sb_io_spec *spec)
 		return bad_next(w, rc);
 	if (spec->file >= w->nfiles)
 		return bad_spec(w, spec, 0);
+	/* Open already, unless a phase within openfiles= closed it. */
+	if (sb_wfile_open(w, spec->file))
+		return w->error;
 	if (is_sync(spec->ddir))
 		return 0;
 	if (spec->ddir >= SB_DDIR_COUNT || spec->length == 0 ||
 	    spec->length > w->gwk.max_bs ||
 	    (spec->offset | spec->length) % w->gwk.align)
 		return bad_spec(w, spec, 0);
-	/* What init was told the file holds (every file is open since). */
+	/* What init was told the file holds. */
 	end = w->gfiles[spec->file].size;
 	if (end && (spec->offset > end || spec->length > end - spec->offset))
 		return bad_spec(w, spec, end);
@@ -509,7 +512,6 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 		w->held = 1;
 		return SB_STREAM_WAIT;
 	}
-	/* A sync owed waits for the next I/O, as fio's does. */
 	if (w->sync_due && rc != SB_STREAM_WAIT) {
 		/* fio syncs before the next I/O: none after the last write. */
 		w->sync_due = 0;
@@ -536,8 +538,7 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 	if (spec.think_ns)
 		wait_until(w, now_ns() + spec.think_ns);
 	if (spec.ddir >= SB_DDIR_COUNT) {
-		/* A generator's own sync: no data, so not one of number_ios=.
-		 */
+		/* A generator's sync: not one of number_ios=, as fio's. */
 		sync_io(w, s, spec.file, spec.ddir == SB_DDIR_DATASYNC);
 	} else {
 		w->ios_left--;

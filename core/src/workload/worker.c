@@ -110,12 +110,14 @@ static int alloc_slots(struct sb_worker *w)
 }
 
 /* What a generator plugin learns of its worker before the first next():
- * every file opened, so each has its size. */
+ * every file opened, so each has its size, and open they stay (openfiles=
+ * is the fio workload's, which opens files as its service reaches them). */
 static int describe_worker(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
 	const struct sb_job_opts *o = &rj->opts;
 
+	w->maxopen = w->nfiles;
 	w->gfiles = calloc(w->nfiles, sizeof(*w->gfiles));
 	if (!w->gfiles)
 		return sb_wfail(w, -ENOMEM, "out of memory");
