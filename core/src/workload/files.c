@@ -89,13 +89,13 @@ int sb_wfiles_build(struct sb_worker *w)
 	int rc;
 
 	w->files = calloc(n, sizeof(*w->files));
-	w->active = calloc(n, sizeof(*w->active));
-	if (!w->files || !w->active)
+	w->svc.active = calloc(n, sizeof(*w->svc.active));
+	if (!w->files || !w->svc.active)
 		return sb_wfail(w, -ENOMEM, "out of memory for %u files", n);
 	w->nfiles = n;
-	w->maxopen = o->openfiles > 0 && (unsigned)o->openfiles < n
-			     ? (unsigned)o->openfiles
-			     : n;
+	w->svc.maxopen = o->openfiles > 0 && (unsigned)o->openfiles < n
+				 ? (unsigned)o->openfiles
+				 : n;
 	/* With filesize=, size= is the job's amount of I/O, as in fio. */
 	if (w->rj->cfg.filesize.max)
 		io_total = o->size.bytes;
@@ -135,9 +135,9 @@ void sb_wfiles_free(struct sb_worker *w)
 		sb_pattern_free(&w->files[i].pat);
 	}
 	free(w->files);
-	free(w->active);
+	free(w->svc.active);
 	w->files = NULL;
-	w->active = NULL;
+	w->svc.active = NULL;
 }
 
 /* A size= style value: bytes, a percentage of whole, or whole itself. */
@@ -230,7 +230,7 @@ int sb_wfile_open(struct sb_worker *w, unsigned i)
 	}
 	note_found_size(w, i);
 	f->open = 1;
-	w->nopen++;
+	w->svc.nopen++;
 	if (w->iolog)
 		fprintf(w->iolog, "%s open\n", f->path);
 	return 0;
@@ -244,7 +244,7 @@ void sb_wfile_close(struct sb_worker *w, struct sb_wfile *f)
 	if (!f->open)
 		return;
 	f->open = 0;
-	w->nopen--;
+	w->svc.nopen--;
 	if (w->iolog)
 		fprintf(w->iolog, "%s close\n", f->path);
 	if (ops->close_file) {

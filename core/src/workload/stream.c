@@ -120,7 +120,7 @@ static uint64_t pace(struct sb_worker *w, const struct sb_io *io)
 		gap = 1e9 * (double)io->length / (double)o->rate[d];
 	else
 		return 0;
-	if (o->rate_process == 1) {
+	if (o->rate_process == SB_RATE_POISSON) {
 		/* A uniform draw in (0, 1], never 0, so the log is finite. */
 		uint64_t r = sb_rand64(&w->pace_rng);
 

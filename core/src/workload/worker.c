@@ -117,7 +117,7 @@ static int describe_worker(struct sb_worker *w)
 	const struct sb_runjob *rj = w->rj;
 	const struct sb_job_opts *o = &rj->opts;
 
-	w->maxopen = w->nfiles;
+	w->svc.maxopen = w->nfiles;
 	w->gfiles = calloc(w->nfiles, sizeof(*w->gfiles));
 	if (!w->gfiles)
 		return sb_wfail(w, -ENOMEM, "out of memory");
@@ -322,7 +322,9 @@ int sb_worker_run(struct sb_worker *w)
 	if (!w->layout && rj->cfg.cpus) {
 		struct sb_cpus set;
 
-		sb_cpus_for_clone(rj->cfg.cpus, rj->opts.cpus_allowed_policy,
+		sb_cpus_for_clone(rj->cfg.cpus,
+				  rj->opts.cpus_allowed_policy ==
+					  SB_CPU_POLICY_SPLIT,
 				  w->idx, &set);
 		rc = sb_cpus_bind_self(&set);
 		if (rc)

@@ -1,8 +1,9 @@
 /*
- * The pieces of a worker, one file each: its files and their service
- * (files.c), the stream of I/O specs it issues (stream.c), the loop that
- * issues them and measures completions (ioloop.c), and its life
- * (worker.c). All run on the worker's own thread.
+ * The pieces of a worker, one file each: its files (files.c), the stream
+ * of I/O specs it issues (stream.c) from its generator (the fio workload,
+ * fio/, or a plugin), the loop that issues them and measures completions
+ * (ioloop.c), and its life (worker.c). All run on the worker's own
+ * thread.
  */
 #ifndef SB_WORKER_H
 #define SB_WORKER_H
@@ -46,6 +47,8 @@ void sb_wfiles_free(struct sb_worker *w);
  * distribution says, not until its share is done, so its pattern wraps and
  * the job ends on the sum of the shares (budget), as fio ends it. */
 int sb_wfiles_skewed(const struct sb_worker *w);
+/* A file planned for a skewed phase: its bytes join the phase's budget. */
+void sb_wfiles_add_budget(struct sb_worker *w, uint64_t bytes);
 /* Start a phase: every file idle, the service reset. */
 void sb_wfiles_phase(struct sb_worker *w);
 /* The next spec of the phase from the files' patterns, in the order
