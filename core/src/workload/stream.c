@@ -245,17 +245,14 @@ static int bad_spec(struct sb_worker *w, const struct sb_io_spec *spec,
 	return sb_wbroke(w, &w->gh, "next() yielded an I/O with %s", why);
 }
 
-static int next_work(struct sb_worker *w, struct sb_io_spec *spec)
+/* A generator plugin's next spec, checked against generator.h. */
+static int plugin_next(struct sb_worker *w, struct sb_io_spec *spec)
 {
 	const struct sb_runjob *rj = w->rj;
 	uint64_t end;
 	int rc;
 
-	if (w->phase != SB_PH_MAIN)
-		return sb_wfiles_next(w, spec);
 	*spec = (struct sb_io_spec){0};
-	if (!rj->gen)
-		return rj->gops->next(&w->genv, spec);
 	sb_hook_enter(w, SB_HOOK_GEN_NEXT);
 	rc = rj->gops->next(&w->genv, spec);
 	sb_hook_leave(w);
@@ -281,6 +278,19 @@ static int next_work(struct sb_worker *w, struct sb_io_spec *spec)
 	if (end && (spec->offset > end || spec->length > end - spec->offset))
 		return bad_spec(w, spec, end);
 	return 0;
+}
+
+/* The main phase's next spec from the job's generator; the host's own
+ * phases walk the fio workload's patterns (fio/plan.c). The fio workload
+ * is trusted as the core's own, and zeroes each spec it fills
+ * (sb_pattern_next), so its path stays as short as it was. */
+static inline int next_work(struct sb_worker *w, struct sb_io_spec *spec)
+{
+	if (w->phase != SB_PH_MAIN)
+		return sb_wfiles_next(w, spec);
+	if (!w->rj->gen)
+		return w->rj->gops->next(&w->genv, spec);
+	return plugin_next(w, spec);
 }
 
 /* The write that made a block, as verify headers name it. */
