@@ -206,6 +206,11 @@ static int host_hist_next(const struct sb_hist *hist, size_t *cursor,
 	return sb_hist_next(hist, cursor, lo_ns, hi_ns, count);
 }
 
+static uint64_t host_reporter_count(struct sb_handle *h, uint32_t what)
+{
+	return h->count ? h->count(h->count_arg, what) : 0;
+}
+
 const struct sb_host sb_host_services = {
 	.size = sizeof(struct sb_host),
 	.abi_major = SB_ABI_MAJOR,
@@ -221,6 +226,7 @@ const struct sb_host sb_host_services = {
 	.hist_count = host_hist_count,
 	.hist_percentile = host_hist_percentile,
 	.hist_next = host_hist_next,
+	.reporter_count = host_reporter_count,
 };
 
 int sb_facts_init(struct sb_facts *f)
