@@ -10,7 +10,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 
-plan 42
+plan 43
 
 P="$SB_BUILD_DIR/tests/plugins"
 export XDG_CONFIG_HOME=$T/xdg
@@ -59,6 +59,9 @@ like "$out" "reporter slowpush has no option 'zzzzzz' \(storbench --enghelp=slow
 sb --plugin-dir="$P" "${job[@]}" --slowpuhs.label=x
 is "$out" "storbench: error: --slowpuhs.label: no reporter is named slowpuhs; did you mean slowpush?" \
 	"an unknown reporter is named, with the closest one"
+sb "${job[@]}" --psync.x=1
+is "$out" "storbench: error: --psync.x: psync is an engine, not a reporter: its options are job options (--x=)" \
+	"an engine's options are job options, and it says so"
 sb --plugin-dir="$P" "${job[@]}" --slowpush.label=x
 is "$rc" 2 "a reporter not selected is bad input"
 is "$out" "storbench: error: --slowpush.label: reporter slowpush is not in --output-format=normal; add it there to use it" \

@@ -9,7 +9,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 
-plan 34
+plan 35
 
 P="$SB_BUILD_DIR/tests/plugins"
 export XDG_CONFIG_HOME=$T/xdg
@@ -83,6 +83,8 @@ is "$(count dropped "$line")/$(count undelivered "$line")/$(count failed "$line"
 is "$(grep -c 'period at' <<<"$out")" "$p" "the hook saw each one once"
 ok "in order, on a handle of its own thread" \
 	bash -c "[[ '$line' != *out-of-order* && '$line' != *shared-handle* ]]"
+ok "whose reporter_count() the hook reads right" \
+	bash -c "[[ '$line' != *miscounted* ]]"
 is "$(cat $T/ok.err)" "" "nothing is said on stderr"
 
 # --- a full queue that still drains before the deadline --------------------

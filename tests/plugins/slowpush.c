@@ -33,6 +33,7 @@ struct slowpush_state {
 	int out_of_order;
 	const struct sb_handle *thread_handle;
 	int shared_handle; /* the hook thread got the main thread's handle */
+	int miscounted;	   /* reporter_count() on the thread was wrong */
 };
 
 static const struct sb_option slowpush_options[] = {
@@ -102,6 +103,10 @@ static int slowpush_interval(struct sb_env *env, const struct sb_interval *iv)
 					"push refused");
 	if (iv->elapsed_ns < st->last_elapsed)
 		st->out_of_order = 1;
+	/* The thread's own handle counts too: this period is not yet. */
+	if (env->host->reporter_count(env->handle, SB_RQ_DELIVERED) !=
+	    st->delivered)
+		st->miscounted = 1;
 	st->last_elapsed = iv->elapsed_ns;
 	st->delivered++;
 	if (o->verbose)
@@ -131,11 +136,12 @@ static int slowpush_run_end(struct sb_env *env, const struct sb_run_result *res)
 	for (uint64_t i = 0; i < o->tag.count; i++)
 		h->print(env->handle, " tag[%llu]=%s", (unsigned long long)i,
 			 o->tag.items[i]);
-	h->print(env->handle, "\nslowpush: calls=%llu seen=%llu%s%s",
+	h->print(env->handle, "\nslowpush: calls=%llu seen=%llu%s%s%s",
 		 (unsigned long long)st->calls,
 		 (unsigned long long)st->delivered,
 		 st->out_of_order ? " out-of-order" : "",
-		 st->shared_handle ? " shared-handle" : "");
+		 st->shared_handle ? " shared-handle" : "",
+		 st->miscounted ? " miscounted" : "");
 	for (uint32_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 		h->print(env->handle, " %s=%llu", names[k],
 			 (unsigned long long)h->reporter_count(env->handle, k));

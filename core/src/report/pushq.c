@@ -138,7 +138,7 @@ int sb_pushq_start(struct sb_ctx *ctx, struct sb_pushq **out,
 	q->ctx = ctx;
 	sb_handle_init(&q->h, ctx, like->who);
 	q->h.out = like->out;
-	q->h.count = like->count;
+	q->h.count = sb_pushq_count;
 	q->h.count_arg = q;
 	q->env = *env;
 	q->env.handle = &q->h;

@@ -164,6 +164,16 @@ static int check_args(struct sb_ctx *ctx, struct sb_loader *loader,
 				      "--output-format=%s; add it there to "
 				      "use it",
 				      name, key, name, formats);
+		if (!sb_loader_find(loader, ctx, name, SB_KIND_ENGINE, &p) ||
+		    !sb_loader_find(loader, ctx, name, SB_KIND_GENERATOR, &p))
+			return sb_err(ctx, -EINVAL,
+				      "--%s.%s: %s is %s, not a reporter: its "
+				      "options are job options (--%s=)",
+				      name, key, name,
+				      p->desc->kind == SB_KIND_ENGINE
+					      ? "an engine"
+					      : "a generator",
+				      key);
 		sb_loader_load_all(loader, ctx);
 		sb_suggest_init(&s, name);
 		for (p = loader->plugins; p; p = p->next)
