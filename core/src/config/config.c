@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <ini.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +30,17 @@ struct reader {
 	struct sb_ctx *ctx;
 };
 
-static void say(struct reader *r, const char *fmt, const char *a, const char *b,
-		const char *c)
+static void say(struct reader *r, const char *fmt, ...) SB_PRINTF(2, 3);
+static void say(struct reader *r, const char *fmt, ...)
 {
+	va_list ap;
+
 	if (r->err_line)
 		return;
 	r->err_line = r->line;
-	snprintf(r->err, sizeof(r->err), fmt, a, b, c);
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
 }
 
 static char *read_line(char *str, int num, void *stream)
@@ -47,15 +52,12 @@ static char *read_line(char *str, int num, void *stream)
 		return NULL;
 	r->line++;
 	if (memchr(r->buf, '\0', (size_t)n)) {
-		say(r, "holds a NUL byte%s%s%s", "", "", "");
+		say(r, "holds a NUL byte");
 		return NULL;
 	}
 	/* num counts the NUL; the newline must fit too, or inih cuts. */
 	if (n >= num - 1 && !(n == num - 1 && r->buf[n - 1] == '\n')) {
-		char lim[32];
-
-		snprintf(lim, sizeof(lim), "%d", num - 2);
-		say(r, "line longer than %s characters%s%s", lim, "", "");
+		say(r, "line longer than %d characters", num - 2);
 		return NULL;
 	}
 	memcpy(str, r->buf, (size_t)n + 1);
@@ -69,7 +71,7 @@ static int own_key(struct reader *r, const char *key, const char *value)
 	struct sb_config *cf = r->cf;
 
 	if (!*value) {
-		say(r, "%s needs a value%s%s", key, "", "");
+		say(r, "%s needs a value", key);
 		return 0;
 	}
 	if (strcmp(key, "plugin_dir") == 0) {
@@ -122,7 +124,7 @@ static int handler(void *user, const char *section, const char *key,
 	char where[4200];
 
 	if (!*section) {
-		say(r, "'%s' comes before any [section]%s%s", key, "", "");
+		say(r, "'%s' comes before any [section]", key);
 		return 0;
 	}
 	if (strcmp(section, "storbench") == 0)
@@ -137,7 +139,7 @@ static int handler(void *user, const char *section, const char *key,
 			free(e->value);
 			free(e);
 		}
-		say(r, "out of memory%s%s%s", "", "", "");
+		say(r, "out of memory");
 		return 0;
 	}
 	*r->tail = e;
