@@ -20,7 +20,7 @@
 #include "../config/config.h"
 #include "../jobfile/jobfile.h"
 #include "../options/fio_values.h"
-#include "eta.h"
+#include "../report/eta.h"
 #include "../loader/loader.h"
 #include "../run/run.h"
 #include "../sb_ctx.h"

@@ -21,7 +21,7 @@
 
 #include <storbench/reporter.h>
 
-#include "../run/handle.h"
+#include "../host/handle.h"
 
 struct sb_snapshot;
 

@@ -13,7 +13,7 @@
 
 #include <storbench/reporter.h>
 
-#include "../run/handle.h"
+#include "../host/handle.h"
 #include "pushq.h"
 
 struct sb_loader;
