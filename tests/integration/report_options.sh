@@ -10,7 +10,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 
-plan 43
+plan 45
 
 P="$SB_BUILD_DIR/tests/plugins"
 export XDG_CONFIG_HOME=$T/xdg
@@ -148,6 +148,15 @@ sb --config=$T/bad.conf "${job[@]}"
 is "$rc:$out" "2:storbench: error: $T/bad.conf:4: queue=0 is out of range (1..1048576)" \
 	"the host's options of a reporter are checked in the file too"
 bad "3: plugin_dir = $T/nodir: not a directory" "plugin_dir = $T/nodir"
+bad "3: text after the ']' of a section" "[slowpush] label = x"
+
+# Indentation is layout: an indented key is a key, not more of the value
+# above it (inih's multi-line entries).
+printf '[storbench]\n  plugin_dir = %s\n[slowpush]\n  label = first\n\tqueue = 3\n    tag = a=1\n' \
+	"$P" >$T/indent.conf
+sb --config=$T/indent.conf "${job[@]}" --output-format=slowpush
+like "$out" "label=first token=unset tags=1 tag\[0\]=a=1" \
+	"indented lines are keys of their own"
 
 # The README's example, with a plugin_dir that exists here, is accepted.
 awk '/^### Configuration file/ {f = 1} f && /^- `\[storbench\]`/ {exit}

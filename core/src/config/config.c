@@ -47,6 +47,8 @@ static char *read_line(char *str, int num, void *stream)
 {
 	struct reader *r = stream;
 	ssize_t n = getline(&r->buf, &r->cap, r->f);
+	const char *close;
+	size_t skip;
 
 	if (n < 0)
 		return NULL;
@@ -60,7 +62,19 @@ static char *read_line(char *str, int num, void *stream)
 		say(r, "line longer than %d characters", num - 2);
 		return NULL;
 	}
-	memcpy(str, r->buf, (size_t)n + 1);
+	/* inih would take an indented line for more of the previous value
+	 * (its multi-line entries): indentation here is only layout. */
+	skip = strspn(r->buf, " \t");
+	/* And it would ignore whatever follows a section's ']'. */
+	close = r->buf[skip] == '[' ? strchr(r->buf + skip, ']') : NULL;
+	if (close) {
+		close += 1 + strspn(close + 1, " \t\r\n");
+		if (*close && *close != ';' && *close != '#') {
+			say(r, "text after the ']' of a section");
+			return NULL;
+		}
+	}
+	memcpy(str, r->buf + skip, (size_t)n - skip + 1);
 	return str;
 }
 

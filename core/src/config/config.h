@@ -16,7 +16,8 @@
  * line that is not understood is an error naming FILE:LINE, found before
  * anything runs: a section naming no plugin, a key no option of it has, a
  * value its option refuses, a line longer than inih's limit (which inih
- * would otherwise cut silently).
+ * would otherwise cut silently), text after a section's ']' (which inih
+ * would ignore). Indented lines are keys, not inih's multi-line values.
  *
  * This folder reads the file and checks [storbench]; the plugin sections are
  * checked against the plugins by the command line (cli/config_check.h),
