@@ -9,7 +9,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 
-plan 35
+plan 38
 
 P="$SB_BUILD_DIR/tests/plugins"
 export XDG_CONFIG_HOME=$T/xdg
@@ -69,6 +69,23 @@ ok "no run_end for a reporter left in its hook" \
 is "$?" 1 "required=1: the lost periods fail the run"
 like "$(cat $T/req.err)" 'slowpush: required=1 and periods were not delivered: the run fails' \
 	"and say why"
+
+# A second ^C quits at once: the flush does not wait out its timeout.
+t0=$(now_ms)
+"$SB_BIN" "${job[@]}" --runtime=30 --output-format=terse=/dev/null,slowpush \
+	--slowpush.delay=30000 --slowpush.flush_timeout=60 2>$T/quit.err &
+pid=$!
+sleep 2
+kill -INT $pid
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+t1=$(now_ms)
+is "$rc" 130 "a second SIGINT quits with 130"
+ok "at once, not after flush_timeout ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 5000
+like "$(cat $T/quit.err)" "slowpush: still in its interval hook when told to quit; left behind" \
+	"saying the reporter was left behind"
 
 # --- delivered: a push slower than nothing but faster than a period --------
 out=$("$SB_BIN" "${job[@]}" --runtime=3 --output-format=slowpush \

@@ -36,6 +36,7 @@
  *                 calls run_end and close; a hook still running at that
  *                 deadline is abandoned: its reporter gets no run_end or
  *                 close, and the process ends once the reports are out.
+ *                 A second stop signal (quit at once) ends the wait too.
  *             Such a reporter also takes these options from the host, on
  *             the command line (--NAME.queue=8) and in its config section;
  *             its own table must not use these names:

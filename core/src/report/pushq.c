@@ -12,6 +12,8 @@
  * server that is down is not hammered. */
 #define SB_PUSHQ_RETRY_MIN_NS 100000000ULL
 #define SB_PUSHQ_RETRY_MAX_NS 2000000000ULL
+/* How often a flush looks whether the user asked to quit. */
+#define SB_PUSHQ_TICK_NS 100000000ULL
 
 static uint64_t mono_ns(void)
 {
@@ -196,8 +198,15 @@ int sb_pushq_flush(struct sb_pushq *q, uint64_t timeout_ns)
 	pthread_mutex_lock(&q->lock);
 	q->closing = 1;
 	pthread_cond_broadcast(&q->cond);
-	while (!q->done && wait_until(q, deadline) != ETIMEDOUT)
-		;
+	/* A second stop signal means "quit now": the flush gives up then
+	 * too, looked at every tick. */
+	while (!q->done && sb_stopping(q->ctx) != SB_STOP_QUIT) {
+		uint64_t now = mono_ns(), until = now + SB_PUSHQ_TICK_NS;
+
+		if (now >= deadline)
+			break;
+		wait_until(q, until < deadline ? until : deadline);
+	}
 	if (!q->done) {
 		q->abandon = 1;
 		q->counts[SB_RQ_UNDELIVERED] += (uint64_t)q->in_hook;

@@ -515,10 +515,16 @@ void sb_reporters_flush(struct sb_ctx *ctx, struct sb_reporters *rs)
 			 * state: nothing of it is freed, and the process ends
 			 * with _exit (main.c). */
 			ctx->abandoned = 1;
-			sb_log(ctx, SB_LOG_ERROR, r->h.who,
-			       "still in its interval hook %.3g s after the "
-			       "jobs ended (flush_timeout); left behind",
-			       (double)r->push.flush_ns / 1e9);
+			if (sb_stopping(ctx) == SB_STOP_QUIT)
+				sb_log(ctx, SB_LOG_ERROR, r->h.who,
+				       "still in its interval hook when told "
+				       "to quit; left behind");
+			else
+				sb_log(ctx, SB_LOG_ERROR, r->h.who,
+				       "still in its interval hook %.3g s "
+				       "after the jobs ended (flush_timeout); "
+				       "left behind",
+				       (double)r->push.flush_ns / 1e9);
 		}
 		r->broke |= r->q->broke;
 		if (say_losses(ctx, r) && r->push.required)
