@@ -11,6 +11,7 @@
 #include "../options/catalogue.h"
 #include "../options/options.h"
 #include "../util/suggest.h"
+#include "fio/fio_gen.h"
 
 /* Host-allocated, zeroed option struct with the table's defaults, then
  * the config file's [NAME] section's, which the job's own lines override. */
@@ -42,6 +43,7 @@ static int load_plugins(struct sb_ctx *ctx, struct sb_loader *loader,
 	if (rc)
 		goto bad;
 	rj->eops = &rj->engine->ops.engine;
+	rj->gops = &sb_fio_generator;
 	rc = plugin_opts(ctx, rj->engine, &rj->engine_opts);
 	if (rc || !rj->opts.generator)
 		return rc;
