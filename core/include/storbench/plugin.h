@@ -122,6 +122,11 @@ struct sb_host {
 	int (*hist_next)(const struct sb_hist *hist, size_t *cursor,
 			 uint64_t *lo_ns, uint64_t *hi_ns, uint64_t *count);
 
+	/* Reporters with SB_REPORTER_OWN_THREAD: how many periods went which
+	 * way so far, what = SB_RQ_* (reporter.h); 0 for any other handle.
+	 * Any thread, with the handle of the calling hook. */
+	uint64_t (*reporter_count)(struct sb_handle *h, uint32_t what);
+
 	/*
 	 * ABI 2.0, engines (engine.h, "Waiting and stopping").
 	 *

@@ -214,6 +214,11 @@ static int host_hist_next(const struct sb_hist *hist, size_t *cursor,
 	return sb_hist_next(hist, cursor, lo_ns, hi_ns, count);
 }
 
+static uint64_t host_reporter_count(struct sb_handle *h, uint32_t what)
+{
+	return h->count ? h->count(h->count_arg, what) : 0;
+}
+
 static uint64_t host_deadline_ns(struct sb_handle *h)
 {
 	if (sb_stopping(h->ctx))
@@ -263,6 +268,7 @@ const struct sb_host sb_host_services = {
 	.hist_count = host_hist_count,
 	.hist_percentile = host_hist_percentile,
 	.hist_next = host_hist_next,
+	.reporter_count = host_reporter_count,
 	.deadline_ns = host_deadline_ns,
 	.stopping = host_stopping,
 	.complete = host_complete,
