@@ -65,6 +65,6 @@ static const struct sb_engine_ops check_ops = {
 	.check = check_check,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "check_engine",
+SB_TEST_PLUGIN(check_engine, SB_KIND_ENGINE, &check_ops,
 	       .options = check_options,
-	       .options_size = sizeof(struct check_opts), .ops = &check_ops);
+	       .options_size = sizeof(struct check_opts));

@@ -16,6 +16,7 @@
 #include "report/reporters.h"
 #include "sb_ctx.h"
 #include "stats/acc.h"
+#include "stats/results.h"
 
 #define MS 1000000ull
 
@@ -76,7 +77,6 @@ static void job_a(struct fixture *f)
 	dir_acc(&f->acc[0][SB_DDIR_READ], 3000, 4096, 0, 20000);
 	dir_acc(&f->acc[0][SB_DDIR_WRITE], 1000, 8192, 2, 50000);
 	sb_hist_init(&f->acc[0][SB_DDIR_TRIM].clat.hist);
-	r->size = sizeof(*r);
 	r->name = "mixed-a";
 	r->engine = "null";
 	r->groupid = 0;
@@ -89,7 +89,6 @@ static void job_a(struct fixture *f)
 			    &r->dir[d]);
 		samples(&f->more[0][d].bw, 1e6 * (d + 1));
 		samples(&f->more[0][d].iops, 250.0 * (d + 1));
-		f->more[0][d].size = sizeof(f->more[0][d]);
 		sb_dir_merge(&f->mixed, &f->acc[0][d]);
 	}
 	f->more[0][SB_DDIR_TRIM].bw.n = f->more[0][SB_DDIR_TRIM].iops.n = 0;
@@ -107,7 +106,6 @@ static void job_a(struct fixture *f)
 	r->group_reporting = 1;
 	r->unified = SB_UNIFIED_BOTH;
 	sb_dir_view(&f->mixed, rt, &r->mixed);
-	r->mixed_more.size = sizeof(r->mixed_more);
 	samples(&r->mixed_more.bw, 3e6);
 	samples(&r->mixed_more.iops, 750);
 	r->depth[0] = 10;
@@ -147,8 +145,8 @@ static void job_b(struct fixture *f)
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		sb_hist_init(&f->acc[1][d].clat.hist);
 	dir_acc(&f->acc[1][SB_DDIR_WRITE], 600, 65536, 0, 300000);
-	r->size = sizeof(*r);
 	r->name = "seq-b";
+	r->job_id = 1;
 	r->engine = "psync";
 	r->groupid = 1;
 	r->numjobs = 1;
@@ -158,7 +156,6 @@ static void job_b(struct fixture *f)
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
 		sb_dir_view(&f->acc[1][d], d == SB_DDIR_WRITE ? rt : 0,
 			    &r->dir[d]);
-		f->more[1][d].size = sizeof(f->more[1][d]);
 	}
 	samples(&f->more[1][SB_DDIR_WRITE].bw, 26e6);
 	samples(&f->more[1][SB_DDIR_WRITE].iops, 400);
@@ -191,7 +188,6 @@ static void run(struct fixture *f)
 				       .io_ticks_ms = 2100,
 				       .in_queue_ms = 2600,
 				       .util = 61.75};
-	f->run.size = sizeof(f->run);
 	f->run.njobs = 2;
 	f->run.jobs = f->jobs;
 	f->run.error = -28;
@@ -199,7 +195,6 @@ static void run(struct fixture *f)
 	f->run.host_sys = 11.25;
 	f->run.disks = f->disks;
 	f->run.ndisks = 1;
-	f->info.size = sizeof(f->info);
 	f->info.host_version = "0.0.0-golden";
 	f->info.hostname = "golden-host";
 	f->info.start_unix_ns = 1767225600000000000LL;
@@ -221,13 +216,13 @@ static void period(struct fixture *f)
 	};
 	f->ivjobs[1] = (struct sb_interval_job){
 		.name = "seq-b",
+		.job_id = 1,
 		.groupid = 1,
 		.ios = {0, 300, 0},
 		.bytes = {0, 19660800, 0},
 		.lat_mean_ns = {0, 310000, 0},
 	};
 	f->iv = (struct sb_interval){
-		.size = sizeof(f->iv),
 		.elapsed_ns = 1000 * MS,
 		.period_ns = 1000 * MS,
 		.jobs_running = 2,

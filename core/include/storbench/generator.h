@@ -24,23 +24,23 @@ extern "C" {
 
 /* What a generator yields; the host owns it and fills it in next(). */
 struct sb_io_spec {
-	enum sb_ddir ddir;
-	unsigned file;	   /* index into the worker's files */
+	uint32_t ddir;	   /* SB_DDIR_* */
+	uint32_t file;	   /* index into the worker's files */
 	uint64_t offset;   /* bytes, within the file */
 	uint64_t length;   /* bytes, at most the job's largest bs */
 	uint64_t think_ns; /* pause before issuing this I/O */
 };
 
-enum { SB_GEN_END = 1 }; /* next(): the worker's pattern is finished */
+#define SB_GEN_END 1 /* next(): the worker's pattern is finished */
 
 struct sb_generator_ops {
-	size_t size;
-	size_t state_size;
+	uint32_t size;
+	uint32_t state_size;
 	int (*init)(struct sb_env *env);
 	/* Required: 0 with *spec filled, SB_GEN_END, or a negative error. */
 	int (*next)(struct sb_env *env, struct sb_io_spec *spec);
 	void (*cleanup)(struct sb_env *env);
-	/* ABI 1.2, optional: check the options when the job is parsed, as
+	/* Optional: check the options when the job is parsed, as
 	 * struct sb_engine_ops.check does (engine.h). */
 	int (*check)(struct sb_env *env, const char **option);
 };

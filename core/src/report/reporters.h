@@ -10,6 +10,7 @@
 #include <storbench/reporter.h>
 
 #include "../run/handle.h"
+#include "../stats/results.h"
 
 struct sb_loader;
 struct sb_plugin;

@@ -417,9 +417,7 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 	c->trim_mode = !sb_rw_is_trim(&o->rw)	      ? SB_PAT_NO_TRIM
 		       : sb_rw_uses(o, SB_DDIR_WRITE) ? SB_PAT_TRIMWRITE
 						      : SB_PAT_TRIM;
-	/* An ABI 1.0 engine knows no fdatasync: it gets an fsync. */
-	c->sync_ddir = rj->engine->desc->abi_minor >= 1 ? SB_DDIR_DATASYNC
-							: SB_DDIR_SYNC;
+	c->sync_ddir = SB_DDIR_DATASYNC;
 	return 0;
 }
 

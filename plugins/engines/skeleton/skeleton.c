@@ -256,16 +256,8 @@ static const struct sb_engine_ops skeleton_ops = {
  * is not older. name is what ioengine= and --list-plugins use, and must be
  * unique among loaded plugins.
  */
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_ENGINE,
-	.name = "skeleton",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
+SB_PLUGIN_DEFINE(
+	skeleton, SB_KIND_ENGINE, &skeleton_ops, .license = "MIT",
 	.description = "RAM-backed target per worker; a template for engines",
 	.options = skeleton_options,
-	.options_size = sizeof(struct skeleton_opts),
-	.ops = &skeleton_ops,
-};
+	.options_size = sizeof(struct skeleton_opts));
