@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/buffers.h"
+#include "data/buffers.h"
 #include "tap.h"
 
 #define KIB 1024u

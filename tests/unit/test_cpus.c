@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run/cpus.h"
+#include "machine/cpus.h"
 #include "tap.h"
 
 /* "0,1,2" for the set, to compare as a string. */

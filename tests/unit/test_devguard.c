@@ -21,7 +21,7 @@
 
 #include <linux/blkpg.h>
 
-#include "run/devguard.h"
+#include "safety/devguard.h"
 #include "tap.h"
 
 #define KIB 1024LL

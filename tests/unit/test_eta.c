@@ -1,10 +1,10 @@
 /*
- * The progress line (core/src/cli/eta.c): sb_eta_format on hand-made
+ * The progress line (core/src/report/eta.c): sb_eta_format on hand-made
  * periods, compared with the exact text fio 3.33 prints for the same
  * numbers; sb_eta_update and sb_eta_done into a temporary file for the
  * bytes that redraw a line in place; and the --eta mode names.
  */
-#include "cli/eta.h"
+#include "report/eta.h"
 #include "tap.h"
 
 #include <math.h>

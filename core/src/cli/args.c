@@ -13,7 +13,7 @@
 
 #include "../options/fio_values.h"
 #include "../sb_ctx.h"
-#include "eta.h"
+#include "../report/eta.h"
 
 void sb_cli_usage(FILE *f)
 {

@@ -7,7 +7,7 @@
 #include "../loader/loader.h"
 #include "../options/catalogue.h"
 #include "../options/options.h"
-#include "../run/jobopts.h"
+#include "../workload/job_options.h"
 #include "../sb_ctx.h"
 #include "../util/str.h"
 #include "../util/suggest.h"

@@ -18,7 +18,7 @@
 
 #include "../jobfile/jobfile.h"
 #include "../options/fio_values.h"
-#include "eta.h"
+#include "../report/eta.h"
 #include "../loader/loader.h"
 #include "../run/run.h"
 #include "../sb_ctx.h"

@@ -7,7 +7,7 @@
 #include "../options/catalogue.h"
 #include "../options/options.h"
 #include "../options/secret.h"
-#include "../run/jobopts.h"
+#include "../workload/job_options.h"
 #include "../sb_ctx.h"
 #include "args.h"
 

@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-#include "../run/handle.h"
+#include "../host/handle.h"
 #include "../sb_ctx.h"
 
 static void signal_set(sigset_t *set)

@@ -2,12 +2,12 @@
  * The fio option catalogue: what storbench does with each core option of fio.
  *
  * Three tables make it up, each owned by one file:
- *   sb_core_options   (run/jobopts.c)      options storbench implements;
- *   sb_partial_notes  (options/partial.c)  what is still missing from those
- *                                          implemented only in part;
- *   sb_fio_known      (options/fio_known.c) every other option of fio, with
- *                                          what storbench does when a job
- *                                          sets it.
+ *   sb_core_options  (workload/job_options.c)  options storbench implements;
+ *   sb_partial_notes (options/partial.c)       what is still missing from
+ *                                              those implemented only in part;
+ *   sb_fio_known     (options/fio_known.c)     every other option of fio,
+ *                                              with what storbench does when
+ *                                              a job sets it.
  * An option is in sb_core_options or in sb_fio_known, never both; the first
  * wins when a job is read, and tools/fio_compat.c refuses a catalogue where
  * the two overlap. That program also writes docs/fio-compat.md from these

@@ -9,7 +9,7 @@
 
 #include <storbench/reporter.h>
 
-#include "../run/handle.h"
+#include "../host/handle.h"
 #include "../stats/results.h"
 
 struct sb_loader;

@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "../report/reporters.h"
-#include "guard_paths.h"
-#include "runjob.h"
-#include "sampler.h"
-#include "watch.h"
+#include "../safety/guard_paths.h"
+#include "../workload/job.h"
+#include "../measure/sampler.h"
+#include "../safety/watch.h"
 
 /* wait_for=name: the index of the job above of that name. */
 static int resolve_wait_for(struct sb_ctx *ctx, struct sb_runjob *jobs,

@@ -4,7 +4,7 @@
  * reports clones without group_reporting; each with its samples, depth
  * distributions, CPU, and the mixed direction of unified_rw_reporting.
  */
-#include "runjob.h"
+#include "../workload/job.h"
 
 #include <errno.h>
 #include <math.h>
@@ -192,7 +192,7 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 	r->iodepth = rj->job.iodepth;
 	r->start_unix_ms = rj->start_unix_ms;
 	/* unified_rw_reporting: none|mixed|both|0|1|2. */
-	r->unified = o->unified_rw_reporting % 3;
+	r->unified = o->unified_rw_reporting % SB_UNIFIED_WORDS;
 	if (r->unified && dir) {
 		res->mixed = calloc(1, sizeof(*res->mixed));
 		if (!res->mixed)

@@ -1,5 +1,5 @@
 /* A job's life on the main thread: setup, layout, clones, merge, report. */
-#include "runjob.h"
+#include "../workload/job.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -11,9 +11,9 @@
 #include "../loader/loader.h"
 #include "../util/msg.h"
 #include "../util/str.h"
-#include "guard_paths.h"
-#include "hostinfo.h"
-#include "watch.h"
+#include "../safety/guard_paths.h"
+#include "../machine/counters.h"
+#include "../safety/watch.h"
 
 static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 {
@@ -70,7 +70,7 @@ static int lay_out_one(struct sb_runjob *rj, struct sb_worker *lw)
 		if (pthread_timedjoin_np(t, NULL, &ts) == 0)
 			return lw->error;
 		if (sb_watch_one(&wt, rj, lw, sb_host_services.now_ns()) &&
-		    lw->abandoned_ns)
+		    lw->watch.abandoned_ns)
 			return -ETIMEDOUT;
 	}
 }
@@ -105,7 +105,7 @@ static int lay_out(struct sb_runjob *rj)
 		lw->idx = i;
 		lw->layout = 1;
 		rc = lay_out_one(rj, lw);
-		if (rc == -ETIMEDOUT && lw->abandoned_ns) {
+		if (rc == -ETIMEDOUT && lw->watch.abandoned_ns) {
 			char why[SB_ERRMSG_MAX - 64], msg[SB_ERRMSG_MAX];
 
 			sb_watch_describe(rj, lw, why, sizeof(why));
@@ -251,7 +251,7 @@ static void keep_abandoned(struct sb_runjob *rj)
 		const struct sb_worker *w = &rj->workers[i];
 		size_t n;
 
-		if (!w->abandoned_ns)
+		if (!w->watch.abandoned_ns)
 			continue;
 		sb_watch_describe(rj, w, msg, sizeof(msg));
 		n = strlen(msg);
@@ -272,7 +272,7 @@ static void keep_abandoned(struct sb_runjob *rj)
 	for (unsigned i = 0; i < rj->job.numjobs; i++) {
 		const struct sb_worker *w = &rj->workers[i];
 
-		if (i < rj->nstarted && w->abandoned_ns)
+		if (i < rj->nstarted && w->watch.abandoned_ns)
 			sb_watch_take(&copy[i], w);
 		else
 			copy[i] = *w;
@@ -288,7 +288,7 @@ int sb_runjob_wait(struct sb_runjob *rj)
 	/* The run waits (sb_watch_job) until each has ended or been given
 	 * up on: these joins do not block. */
 	for (unsigned i = 0; i < rj->nstarted; i++)
-		if (!rj->workers[i].abandoned_ns)
+		if (!rj->workers[i].watch.abandoned_ns)
 			pthread_join(rj->workers[i].thread, NULL);
 	sb_cpustat_read(&end);
 	rj->host_cpu = sb_cpustat_busy(&rj->cpu_start, &end);

@@ -1,4 +1,4 @@
-#include "hostinfo.h"
+#include "counters.h"
 
 #include <fcntl.h>
 #include <stdio.h>

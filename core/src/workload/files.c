@@ -92,13 +92,13 @@ int sb_wfiles_build(struct sb_worker *w)
 	int rc;
 
 	w->files = calloc(n, sizeof(*w->files));
-	w->active = calloc(n, sizeof(*w->active));
-	if (!w->files || !w->active)
+	w->svc.active = calloc(n, sizeof(*w->svc.active));
+	if (!w->files || !w->svc.active)
 		return sb_wfail(w, -ENOMEM, "out of memory for %u files", n);
 	w->nfiles = n;
-	w->maxopen = o->openfiles > 0 && (unsigned)o->openfiles < n
-			     ? (unsigned)o->openfiles
-			     : n;
+	w->svc.maxopen = o->openfiles > 0 && (unsigned)o->openfiles < n
+				 ? (unsigned)o->openfiles
+				 : n;
 	/* With filesize=, size= is the job's amount of I/O, as in fio. */
 	if (w->rj->cfg.filesize.max)
 		io_total = o->size.bytes;
@@ -138,9 +138,9 @@ void sb_wfiles_free(struct sb_worker *w)
 		sb_pattern_free(&w->files[i].pat);
 	}
 	free(w->files);
-	free(w->active);
+	free(w->svc.active);
 	w->files = NULL;
-	w->active = NULL;
+	w->svc.active = NULL;
 }
 
 /* A size= style value: bytes, a percentage of whole, or whole itself. */
@@ -233,7 +233,7 @@ int sb_wfile_open(struct sb_worker *w, unsigned i)
 	}
 	note_found_size(w, i);
 	f->open = 1;
-	w->nopen++;
+	w->svc.nopen++;
 	if (w->iolog)
 		fprintf(w->iolog, "%s open\n", f->path);
 	return 0;
@@ -247,7 +247,7 @@ static void close_file(struct sb_worker *w, struct sb_wfile *f)
 	if (!f->open)
 		return;
 	f->open = 0;
-	w->nopen--;
+	w->svc.nopen--;
 	if (w->iolog)
 		fprintf(w->iolog, "%s close\n", f->path);
 	if (ops->close_file) {
@@ -270,25 +270,26 @@ void sb_wfiles_phase(struct sb_worker *w)
 	const struct sb_job_cfg *c = &w->rj->cfg;
 
 	/* Within openfiles=, a phase opens its files afresh in order. */
-	if (w->maxopen < w->nfiles)
+	if (w->svc.maxopen < w->nfiles)
 		sb_wfiles_close_all(w);
 	for (unsigned i = 0; i < w->nfiles; i++)
 		w->files[i].state = SB_WF_IDLE;
-	w->nactive = 0;
-	w->cur = 0;
-	w->cur_left = 0;
-	w->svc_started = 0;
-	w->next_fresh = 0;
-	w->budget = 0;
-	w->budgeted = sb_wfiles_skewed(w) && !w->rj->opts.time_based;
+	w->svc.nactive = 0;
+	w->svc.cur = 0;
+	w->svc.cur_left = 0;
+	w->svc.svc_started = 0;
+	w->svc.next_fresh = 0;
+	w->svc.budget = 0;
+	w->svc.budgeted = sb_wfiles_skewed(w) && !w->rj->opts.time_based;
 	/* The same picks in a verify replay as in the job. */
-	w->svc_rng = (uint64_t)w->rj->opts.randseed * 31 + w->idx;
+	w->svc.svc_rng = (uint64_t)w->rj->opts.randseed * 31 + w->idx;
 	if (c->svc == SB_SVC_DIST) {
 		uint64_t bs[SB_DDIR_COUNT] = {1, 1, 1};
 		uint64_t n = (uint64_t)w->nfiles << SB_FSERVICE_SHIFT;
 
-		sb_pattern_init(&w->fpick, w->svc_rng, 0, n, n, bs, 100, 1, 0);
-		sb_pattern_dist(&w->fpick, &c->svc_dist);
+		sb_pattern_init(&w->svc.fpick, w->svc.svc_rng, 0, n, n, bs, 100,
+				1, 0);
+		sb_pattern_dist(&w->svc.fpick, &c->svc_dist);
 	}
 }
 
@@ -308,7 +309,7 @@ static int activate(struct sb_worker *w, unsigned i)
 	if (rc)
 		return rc;
 	w->files[i].state = SB_WF_ACTIVE;
-	w->active[w->nactive++] = i;
+	w->svc.active[w->svc.nactive++] = i;
 	return 0;
 }
 
@@ -317,13 +318,13 @@ static int top_up(struct sb_worker *w)
 {
 	/* A skewed service picks among every file, as fio's does, so all
 	 * of them are in play (and in its budget) whatever openfiles says. */
-	unsigned limit = w->budgeted ? w->nfiles : w->maxopen;
+	unsigned limit = w->svc.budgeted ? w->nfiles : w->svc.maxopen;
 
-	while (w->nactive < limit && w->next_fresh < w->nfiles) {
-		unsigned i = w->next_fresh++;
+	while (w->svc.nactive < limit && w->svc.next_fresh < w->nfiles) {
+		unsigned i = w->svc.next_fresh++;
 
 		/* A file over the open limit makes room for the next. */
-		if (w->nopen >= limit && !w->files[i].open)
+		if (w->svc.nopen >= limit && !w->files[i].open)
 			for (unsigned k = 0; k < w->nfiles; k++)
 				if (w->files[k].open &&
 				    w->files[k].state == SB_WF_DONE) {
@@ -338,14 +339,14 @@ static int top_up(struct sb_worker *w)
 
 static void retire(struct sb_worker *w, unsigned slot)
 {
-	w->files[w->active[slot]].state = SB_WF_DONE;
-	memmove(&w->active[slot], &w->active[slot + 1],
-		(w->nactive - slot - 1) * sizeof(*w->active));
-	w->nactive--;
-	if (w->cur >= w->nactive)
-		w->cur = 0;
-	w->cur_left = 0;
-	w->svc_started = 0; /* the next file in turn is now at cur */
+	w->files[w->svc.active[slot]].state = SB_WF_DONE;
+	memmove(&w->svc.active[slot], &w->svc.active[slot + 1],
+		(w->svc.nactive - slot - 1) * sizeof(*w->svc.active));
+	w->svc.nactive--;
+	if (w->svc.cur >= w->svc.nactive)
+		w->svc.cur = 0;
+	w->svc.cur_left = 0;
+	w->svc.svc_started = 0; /* the next file in turn is now at cur */
 }
 
 /* fio draws over nrfiles << 10 ranks and takes the rank's top bits as the
@@ -362,13 +363,13 @@ static uint64_t fio_gauss(struct sb_worker *w, uint64_t n)
 	int64_t sum = 0, dev = 0, width;
 
 	for (int i = 0; i < 12; i++)
-		sum += (int64_t)sb_below(&w->svc_rng, n + 1);
+		sum += (int64_t)sb_below(&w->svc.svc_rng, n + 1);
 	sum = (sum + 11) / 12;
 	if (d > 0) {
 		width = (int64_t)((double)n * d / 100.0);
 		if (width > (int64_t)n / 2)
 			width = (int64_t)n / 2;
-		dev = (int64_t)sb_below(&w->svc_rng, (uint64_t)width + 1) -
+		dev = (int64_t)sb_below(&w->svc.svc_rng, (uint64_t)width + 1) -
 		      width / 2;
 		while (dev + sum >= (int64_t)n)
 			dev /= 2;
@@ -382,13 +383,13 @@ static unsigned skewed_pick(struct sb_worker *w)
 	uint64_t n = (uint64_t)w->nfiles << SB_FSERVICE_SHIFT;
 	uint64_t f = (w->rj->cfg.svc_dist.kind == SB_DIST_NORMAL
 			      ? fio_gauss(w, n)
-			      : sb_pattern_pick(&w->fpick, n)) >>
+			      : sb_pattern_pick(&w->svc.fpick, n)) >>
 		     SB_FSERVICE_SHIFT;
 
-	for (unsigned k = 0; k < w->nactive; k++)
-		if (w->active[k] == f)
+	for (unsigned k = 0; k < w->svc.nactive; k++)
+		if (w->svc.active[k] == f)
 			return k;
-	return (unsigned)(f % w->nactive); /* beyond openfiles= */
+	return (unsigned)(f % w->svc.nactive); /* beyond openfiles= */
 }
 
 /* Which active file the next I/O goes to. */
@@ -399,29 +400,30 @@ static void pick(struct sb_worker *w)
 			  ? c->svc
 			  : SB_SVC_SEQUENTIAL;
 
-	if (w->cur_left) {
-		w->cur_left--;
+	if (w->svc.cur_left) {
+		w->svc.cur_left--;
 		return;
 	}
 	switch (svc) {
 	case SB_SVC_ROUNDROBIN:
 		/* The first pick of a phase, or after a file retired, is
 		 * the file now at cur. */
-		if (w->svc_started)
-			w->cur = (w->cur + 1) % w->nactive;
+		if (w->svc.svc_started)
+			w->svc.cur = (w->svc.cur + 1) % w->svc.nactive;
 		break;
 	case SB_SVC_RANDOM:
-		w->cur = (unsigned)sb_below(&w->svc_rng, w->nactive);
+		w->svc.cur =
+			(unsigned)sb_below(&w->svc.svc_rng, w->svc.nactive);
 		break;
 	case SB_SVC_DIST:
-		w->cur = skewed_pick(w);
+		w->svc.cur = skewed_pick(w);
 		break;
 	default:
 		break; /* sequential: stay until the file is done */
 	}
-	w->svc_started = 1;
+	w->svc.svc_started = 1;
 	/* Every pick holds for svc_n I/Os. */
-	w->cur_left =
+	w->svc.cur_left =
 		c->svc_n > 1 && svc != SB_SVC_SEQUENTIAL ? c->svc_n - 1 : 0;
 }
 
@@ -432,20 +434,27 @@ int sb_wfiles_next(struct sb_worker *w, struct sb_io_spec *spec)
 
 		if (top_up(w))
 			return w->error;
-		if (!w->nactive)
+		if (!w->svc.nactive)
 			return SB_GEN_END;
-		if (w->budgeted && !w->budget)
+		if (w->svc.budgeted && !w->svc.budget)
 			return SB_GEN_END;
 		pick(w);
-		rc = sb_pattern_next(&w->files[w->active[w->cur]].pat, spec);
+		rc = sb_pattern_next(&w->files[w->svc.active[w->svc.cur]].pat,
+				     spec);
 		if (rc == 0) {
-			spec->file = w->active[w->cur];
-			if (w->budgeted)
-				w->budget -= spec->length < w->budget
-						     ? spec->length
-						     : w->budget;
+			spec->file = w->svc.active[w->svc.cur];
+			if (w->svc.budgeted)
+				w->svc.budget -= spec->length < w->svc.budget
+							 ? spec->length
+							 : w->svc.budget;
 			return 0;
 		}
-		retire(w, w->cur);
+		retire(w, w->svc.cur);
 	}
+}
+
+void sb_wfiles_add_budget(struct sb_worker *w, uint64_t bytes)
+{
+	if (w->svc.budgeted)
+		w->svc.budget += bytes;
 }

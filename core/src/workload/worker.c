@@ -274,7 +274,9 @@ int sb_worker_run(struct sb_worker *w)
 	if (!w->layout && rj->cfg.cpus) {
 		struct sb_cpus set;
 
-		sb_cpus_for_clone(rj->cfg.cpus, rj->opts.cpus_allowed_policy,
+		sb_cpus_for_clone(rj->cfg.cpus,
+				  rj->opts.cpus_allowed_policy ==
+					  SB_CPU_POLICY_SPLIT,
 				  w->idx, &set);
 		rc = sb_cpus_bind_self(&set);
 		if (rc)

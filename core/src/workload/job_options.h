@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <storbench/option.h>
+#include <storbench/stats.h>
 
 #include "../options/fio_values.h"
 
@@ -46,7 +47,7 @@ struct sb_job_opts {
 	char *write_iolog;
 	uint64_t rate[SB_DDIR_COUNT];	  /* bytes/s, 0: no cap */
 	int64_t rate_iops[SB_DDIR_COUNT]; /* I/Os per second, 0: no cap */
-	int rate_process;		  /* 0 linear, 1 poisson */
+	int rate_process;		  /* enum sb_rate_process */
 	uint64_t thinktime_ns;
 	uint64_t thinktime_spin_ns;
 	int64_t thinktime_blocks;
@@ -55,13 +56,13 @@ struct sb_job_opts {
 	int new_group;
 	char *wait_for;
 	int thread;
-	int kb_base; /* index into "1024", "1000" */
+	int kb_base; /* enum sb_kb_base_choice */
 
 	/* Files. */
 	int64_t nrfiles;
 	int64_t openfiles; /* 0: nrfiles */
 	char *file_service_type;
-	char *filesize; /* a size or a range; job.c reads it */
+	char *filesize; /* a size or a range; prepare.c reads it */
 	char *filename_format;
 	struct sb_size_pct offset_increment;
 	int fill_device;
@@ -82,9 +83,9 @@ struct sb_job_opts {
 	uint64_t blockalign[SB_DDIR_COUNT];
 	int bs_unaligned;
 	int softrandommap;
-	int random_generator; /* tausworthe, lfsr, tausworthe64 */
+	int random_generator; /* enum sb_random_generator */
 	int allrandrepeat;
-	int rw_sequencer; /* 0 sequential, 1 identical */
+	int rw_sequencer; /* enum sb_rw_sequencer */
 
 	/* Pace. */
 	int64_t iodepth_batch;
@@ -99,7 +100,7 @@ struct sb_job_opts {
 	int exitall;
 	char *cpus_allowed;
 	char *cpumask;
-	int cpus_allowed_policy; /* 0 shared, 1 split */
+	int cpus_allowed_policy; /* enum sb_cpu_policy */
 
 	/* Buffers. */
 	int zero_buffers;
@@ -146,6 +147,21 @@ struct sb_job_opts {
 	int log_offset;
 	int per_job_logs;
 };
+
+/* The enum options' values: each an index into the option's choices, which
+ * job_options.c lists by these names. */
+enum sb_rate_process { SB_RATE_LINEAR, SB_RATE_POISSON };
+enum sb_kb_base_choice { SB_KB_BASE_1024, SB_KB_BASE_1000 };
+enum sb_random_generator {
+	SB_RANDGEN_TAUSWORTHE,
+	SB_RANDGEN_LFSR,
+	SB_RANDGEN_TAUSWORTHE64,
+};
+enum sb_rw_sequencer { SB_RWSEQ_SEQUENTIAL, SB_RWSEQ_IDENTICAL };
+enum sb_cpu_policy { SB_CPU_POLICY_SHARED, SB_CPU_POLICY_SPLIT };
+/* unified_rw_reporting's choices are enum sb_unified's words, then the same
+ * as fio's numbers: index % SB_UNIFIED_WORDS is the enum sb_unified. */
+enum { SB_UNIFIED_WORDS = SB_UNIFIED_BOTH + 1 };
 
 extern const char *const sb_fallocate_names[];
 extern const char *const sb_sync_names[];
@@ -208,7 +224,7 @@ static inline int sb_rw_uses(const struct sb_job_opts *o, int d)
 
 static inline int sb_kb_base(const struct sb_job_opts *o)
 {
-	return o->kb_base ? 1000 : 1024;
+	return o->kb_base == SB_KB_BASE_1000 ? 1000 : 1024;
 }
 
 /* The largest block size of any direction the job uses. */

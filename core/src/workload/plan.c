@@ -42,17 +42,18 @@ static int plan_job(struct sb_worker *w, struct sb_wfile *f, unsigned i,
 			sb_rw_is_random(&o->rw),
 			o->time_based || sb_wfiles_skewed(w));
 	sb_pattern_limits(p, (uint64_t)o->loops, 0);
-	if (w->budgeted)
-		w->budget += limit * (uint64_t)(o->loops > 1 ? o->loops : 1);
+	sb_wfiles_add_budget(w,
+			     limit * (uint64_t)(o->loops > 1 ? o->loops : 1));
 	sb_pattern_sizes(p, &o->bssplit, o->bsrange);
 	sb_pattern_dist(p, &o->random_distribution);
 	sb_pattern_pct_random(p, o->percentage_random);
 	sb_pattern_trim(p, w->rj->cfg.trim_mode);
 	if (o->rw.has_modifier)
-		sb_pattern_modifier(p, o->rw.modifier, o->rw_sequencer);
+		sb_pattern_modifier(p, o->rw.modifier,
+				    o->rw_sequencer == SB_RWSEQ_IDENTICAL);
 	sb_pattern_align(p, o->blockalign, o->bs_unaligned);
 	/* lfsr, like the map, visits each block once without a map. */
-	if (o->norandommap && o->random_generator != 1)
+	if (o->norandommap && o->random_generator != SB_RANDGEN_LFSR)
 		sb_pattern_norandommap(p);
 	/* Mixed and capped: the due direction goes first, as in fio. Not
 	 * with verify, whose read-back must replay the same stream. */

@@ -1,13 +1,13 @@
 /*
  * The pieces of a worker, one file each: its files and their service
- * (wfiles.c), the stream of I/O specs it issues (stream.c), the loop that
+ * (files.c), the stream of I/O specs it issues (stream.c), the loop that
  * issues them and measures completions (ioloop.c), and its life
  * (worker.c). All run on the worker's own thread.
  */
 #ifndef SB_WORKER_H
 #define SB_WORKER_H
 
-#include "runjob.h"
+#include "job.h"
 
 /* Record a failure (the first one wins); returns the worker's error. */
 int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
@@ -31,20 +31,22 @@ static inline void sb_hook_leave(struct sb_worker *w)
 	__atomic_store_n(&w->hook, w->ncalls << SB_HOOK_BITS, __ATOMIC_RELAXED);
 }
 
-/* wfiles.c: how many files each clone has, and the path of file i of
+/* files.c: how many files each clone has, and the path of file i of
  * clone idx exactly as that clone opens it (filename= or filename_format,
  * in directory=), before any worker exists: the guard checks these. 0, or
  * a negative errno with err saying why. */
 unsigned sb_wfiles_count(const struct sb_runjob *rj);
 int sb_wfile_name(const struct sb_runjob *rj, unsigned idx, unsigned i,
 		  char *buf, size_t len, char *err, size_t errlen);
-/* wfiles.c: name the worker's files and size their shares. */
+/* files.c: name the worker's files and size their shares. */
 int sb_wfiles_build(struct sb_worker *w);
 void sb_wfiles_free(struct sb_worker *w);
 /* zipf/pareto/normal file service: a file is picked as often as the
  * distribution says, not until its share is done, so its pattern wraps and
  * the job ends on the sum of the shares (budget), as fio ends it. */
 int sb_wfiles_skewed(const struct sb_worker *w);
+/* A file planned for a skewed phase: its bytes join the phase's budget. */
+void sb_wfiles_add_budget(struct sb_worker *w, uint64_t bytes);
 /* Start a phase: every file idle, the service reset. */
 void sb_wfiles_phase(struct sb_worker *w);
 /* The next spec of the phase from the files' patterns, in the order

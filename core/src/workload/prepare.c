@@ -1,5 +1,5 @@
 /* From a job definition to a runnable job: options, plugins, engine facts. */
-#include "runjob.h"
+#include "job.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -46,9 +46,9 @@ static uint64_t due_ns(const struct sb_watch *wt, const struct sb_worker *w,
 static void abandon(struct sb_watch *wt, struct sb_runjob *rj,
 		    struct sb_worker *w, uint64_t now, uint64_t since, int why)
 {
-	w->abandoned_ns = now;
-	w->stuck_s = (double)(now - since) / 1e9;
-	w->abandon_why = why;
+	w->watch.abandoned_ns = now;
+	w->watch.stuck_s = (double)(now - since) / 1e9;
+	w->watch.abandon_why = why;
 	rj->nabandoned++;
 	wt->ctx->abandoned = 1;
 }
@@ -60,13 +60,14 @@ static int watch_worker(struct sb_watch *wt, struct sb_runjob *rj,
 	uint64_t hook, due, since;
 	int why;
 
-	if (w->abandoned_ns || __atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
+	if (w->watch.abandoned_ns ||
+	    __atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
 		return 1;
 	/* The same word twice is the same call: one that never ended. */
 	hook = __atomic_load_n(&w->hook, __ATOMIC_ACQUIRE);
-	if (hook != w->seen_hook || !w->seen_ns) {
-		w->seen_hook = hook;
-		w->seen_ns = now;
+	if (hook != w->watch.seen_hook || !w->watch.seen_ns) {
+		w->watch.seen_hook = hook;
+		w->watch.seen_ns = now;
 	}
 	if (sb_stopping(wt->ctx) == SB_STOP_QUIT) {
 		abandon(wt, rj, w, now, now, SB_ABANDON_QUIT);
@@ -77,7 +78,7 @@ static int watch_worker(struct sb_watch *wt, struct sb_runjob *rj,
 	due = due_ns(wt, w, &why);
 	if (now < due)
 		return 0;
-	since = w->seen_ns > due ? w->seen_ns : due;
+	since = w->watch.seen_ns > due ? w->watch.seen_ns : due;
 	if (now - since < wt->grace_ns)
 		return 0;
 	abandon(wt, rj, w, now, since, why);
@@ -110,7 +111,7 @@ int sb_watch_one(struct sb_watch *wt, struct sb_runjob *rj, struct sb_worker *w,
 void sb_watch_describe(const struct sb_runjob *rj, const struct sb_worker *w,
 		       char *buf, size_t len)
 {
-	unsigned hook = (unsigned)(w->seen_hook & HOOK_MASK);
+	unsigned hook = (unsigned)(w->watch.seen_hook & HOOK_MASK);
 	int gen = hook >= SB_HOOK_GEN_INIT;
 	const char *who =
 		gen && rj->gen ? rj->gen->desc->name : rj->engine->desc->name;
@@ -119,7 +120,7 @@ void sb_watch_describe(const struct sb_runjob *rj, const struct sb_worker *w,
 	if (hook && hook < SB_HOOK_COUNT)
 		snprintf(in, sizeof(in), " in %s %s's %s()",
 			 gen ? "generator" : "engine", who, hook_names[hook]);
-	if (w->abandon_why == SB_ABANDON_QUIT)
+	if (w->watch.abandon_why == SB_ABANDON_QUIT)
 		snprintf(buf, len,
 			 "clone %u abandoned%s on the request to quit at once",
 			 w->idx, in);
@@ -127,9 +128,10 @@ void sb_watch_describe(const struct sb_runjob *rj, const struct sb_worker *w,
 		snprintf(buf, len,
 			 "clone %u stuck%s for %.1f s after %s; "
 			 "abandoned",
-			 w->idx, in, w->stuck_s,
-			 w->abandon_why == SB_ABANDON_STOP ? "the stop"
-							   : "its runtime");
+			 w->idx, in, w->watch.stuck_s,
+			 w->watch.abandon_why == SB_ABANDON_STOP
+				 ? "the stop"
+				 : "its runtime");
 }
 
 static uint64_t ld(const uint64_t *p)
@@ -144,7 +146,7 @@ void sb_watch_take(struct sb_worker *copy, const struct sb_worker *w)
 	copy->phase = w->phase;
 	copy->start_ns = ld(&w->start_ns);
 	copy->ramp_end_ns = ld(&w->ramp_end_ns);
-	copy->end_ns = w->abandoned_ns;
+	copy->end_ns = w->watch.abandoned_ns;
 	if (copy->ramp_end_ns > copy->start_ns)
 		copy->start_ns = copy->ramp_end_ns < copy->end_ns
 					 ? copy->ramp_end_ns
@@ -163,8 +165,8 @@ void sb_watch_take(struct sb_worker *copy, const struct sb_worker *w)
 		copy->lat_sum_ns[d] = ld(&w->lat_sum_ns[d]);
 	}
 	sb_lat_snapshot(&copy->sync_lat, &w->sync_lat);
-	copy->abandoned_ns = w->abandoned_ns;
-	copy->seen_hook = w->seen_hook;
-	copy->stuck_s = w->stuck_s;
-	copy->abandon_why = w->abandon_why;
+	copy->watch.abandoned_ns = w->watch.abandoned_ns;
+	copy->watch.seen_hook = w->watch.seen_hook;
+	copy->watch.stuck_s = w->watch.stuck_s;
+	copy->watch.abandon_why = w->watch.abandon_why;
 }

@@ -54,7 +54,7 @@ int sb_iolog_open(struct sb_worker *w)
 	if (!w->iolog)
 		return sb_wfail(w, -errno, "write_iolog=%s: %s", path,
 				strerror(errno));
-	/* Opens and closes are logged as they happen (wfiles.c). */
+	/* Opens and closes are logged as they happen (files.c). */
 	fprintf(w->iolog, "fio version 2 iolog\n");
 	for (unsigned i = 0; i < w->nfiles; i++)
 		fprintf(w->iolog, "%s add\n", w->files[i].path);
@@ -120,7 +120,7 @@ static uint64_t pace(struct sb_worker *w, const struct sb_io *io)
 		gap = 1e9 * (double)io->length / (double)o->rate[d];
 	else
 		return 0;
-	if (o->rate_process == 1) {
+	if (o->rate_process == SB_RATE_POISSON) {
 		/* A uniform draw in (0, 1], never 0, so the log is finite. */
 		uint64_t r = sb_rand64(&w->pace_rng);
 

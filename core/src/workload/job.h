@@ -18,15 +18,15 @@
 
 #include "../jobfile/jobfile.h"
 #include "../stats/acc.h"
-#include "handle.h"
-#include "jobopts.h"
+#include "../host/handle.h"
+#include "job_options.h"
 #include "../options/data_pattern.h"
 #include "../options/errpolicy.h"
 #include "../verify/verify.h"
-#include "buffers.h"
+#include "../data/buffers.h"
 #include "../report/fiolog.h"
-#include "cpus.h"
-#include "hostinfo.h"
+#include "../machine/cpus.h"
+#include "../machine/counters.h"
 #include "pattern.h"
 
 struct sb_plugin;
@@ -249,6 +249,30 @@ enum sb_hook {
 /* sb_worker.hook: the call's number above these bits, the hook in them. */
 #define SB_HOOK_BITS 8
 
+/* file_service_type's state in a worker: which files are open and which
+ * one serves next. Written by workload/files.c only. */
+struct sb_file_service {
+	unsigned maxopen, nopen;
+	unsigned *active, nactive;
+	unsigned cur;		 /* index into active */
+	uint64_t cur_left;	 /* I/Os left before the next pick */
+	int svc_started;	 /* a pick was made in this phase */
+	uint64_t svc_rng;	 /* random file picks */
+	struct sb_pattern fpick; /* zipf/pareto/normal file picks */
+	unsigned next_fresh;	 /* next file not yet planned in this phase */
+	int budgeted;		 /* the phase ends on budget (skewed service) */
+	uint64_t budget;	 /* bytes the phase has left */
+};
+
+/* The main thread's watch over one worker: written by safety/watch.c
+ * only, on the main thread; the runner reads whether it gave up. */
+struct sb_worker_watch {
+	uint64_t seen_hook, seen_ns; /* hook as last seen, and since when */
+	uint64_t abandoned_ns;	     /* given up on at; 0: not */
+	double stuck_s;		     /* in that call, past the stop */
+	int abandon_why;	     /* enum sb_abandon_why */
+};
+
 struct sb_worker {
 	struct sb_runjob *rj;
 	unsigned idx;
@@ -262,16 +286,8 @@ struct sb_worker {
 
 	/* Files and the service of file_service_type. */
 	struct sb_wfile *files;
-	unsigned nfiles, maxopen, nopen;
-	unsigned *active, nactive;
-	unsigned cur;		 /* index into active */
-	uint64_t cur_left;	 /* I/Os left before the next pick */
-	int svc_started;	 /* a pick was made in this phase */
-	uint64_t svc_rng;	 /* random file picks */
-	struct sb_pattern fpick; /* zipf/pareto/normal file picks */
-	unsigned next_fresh;	 /* next file not yet planned in this phase */
-	int budgeted;		 /* the phase ends on budget (skewed service) */
-	uint64_t budget;	 /* bytes the phase has left */
+	unsigned nfiles;
+	struct sb_file_service svc;
 
 	unsigned depth, inflight;
 	struct sb_ioslot *slots;
@@ -337,11 +353,7 @@ struct sb_worker {
 	uint64_t hook;
 	uint64_t ncalls;
 	int finished; /* set (release) as the thread leaves */
-	/* The main thread's watch (run/watch.c); only it touches these. */
-	uint64_t seen_hook, seen_ns; /* hook as last seen, and since when */
-	uint64_t abandoned_ns;	     /* given up on at; 0: not */
-	double stuck_s;		     /* in that call, past the stop */
-	int abandon_why;	     /* enum sb_abandon_why */
+	struct sb_worker_watch watch;
 };
 
 enum sb_abandon_why {

@@ -1,23 +1,50 @@
-#include "jobopts.h"
+#include "job_options.h"
 
 #include <stddef.h>
 
 #include "../options/options.h"
 
-static const char *const sb_kb_bases[] = {"1024", "1000", NULL};
-static const char *const sb_rate_processes[] = {"linear", "poisson", NULL};
-static const char *const sb_generators[] = {"tausworthe", "lfsr",
-					    "tausworthe64", NULL};
-static const char *const sb_sequencers[] = {"sequential", "identical", NULL};
-static const char *const sb_cpu_policies[] = {"shared", "split", NULL};
-/* fio's spellings; job.c maps "0" and "1" as fio does. */
+static const char *const sb_kb_bases[] = {
+	[SB_KB_BASE_1024] = "1024",
+	[SB_KB_BASE_1000] = "1000",
+	NULL,
+};
+static const char *const sb_rate_processes[] = {
+	[SB_RATE_LINEAR] = "linear",
+	[SB_RATE_POISSON] = "poisson",
+	NULL,
+};
+static const char *const sb_generators[] = {
+	[SB_RANDGEN_TAUSWORTHE] = "tausworthe",
+	[SB_RANDGEN_LFSR] = "lfsr",
+	[SB_RANDGEN_TAUSWORTHE64] = "tausworthe64",
+	NULL,
+};
+static const char *const sb_sequencers[] = {
+	[SB_RWSEQ_SEQUENTIAL] = "sequential",
+	[SB_RWSEQ_IDENTICAL] = "identical",
+	NULL,
+};
+static const char *const sb_cpu_policies[] = {
+	[SB_CPU_POLICY_SHARED] = "shared",
+	[SB_CPU_POLICY_SPLIT] = "split",
+	NULL,
+};
+/* fio's spellings; prepare.c maps "0" and "1" as fio does. */
 const char *const sb_fallocate_names[] = {"none",     "native", "posix", "keep",
 					  "truncate", "0",	"1",	 NULL};
 /* unified_rw_reporting: fio's words and numbers (0 none, 1 mixed, 2 both). */
-const char *const sb_unified_names[] = {"none", "mixed", "both", "0",
-					"1",	"2",	 NULL};
+const char *const sb_unified_names[] = {
+	[SB_UNIFIED_NONE] = "none",
+	[SB_UNIFIED_MIXED] = "mixed",
+	[SB_UNIFIED_BOTH] = "both",
+	"0",
+	"1",
+	"2",
+	NULL,
+};
 const char *const sb_sync_names[] = {"none", "0", "sync", "1", "dsync", NULL};
-/* Every fio verify= value; job.c refuses those storbench cannot check. */
+/* Every fio verify= value; prepare.c refuses those storbench cannot check. */
 const char *const sb_verify_names[] = {
 	"0",	    "none",    "md5",  "crc32c",   "crc32c-intel", "sha256",
 	"xxhash",   "pattern", "null", "crc64",	   "crc32",	   "crc16",

@@ -10,10 +10,10 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "../cli/eta.h"
+#include "../report/eta.h"
 #include "../report/reporters.h"
 #include "../stats/hist.h"
-#include "runjob.h"
+#include "../workload/job.h"
 
 /* A job's totals as the last period left them. */
 struct sb_period_prev {
