@@ -53,9 +53,8 @@ static int prepare_all(struct sb_ctx *ctx, struct sb_loader *loader,
 
 		if (!d->name)
 			continue;
-		rc = sb_runjob_prepare(ctx, loader, d, group, rj);
+		rc = sb_runjob_prepare(ctx, loader, d, (unsigned)n, group, rj);
 		*njobs = ++n;
-		rj->job_id = (unsigned)(n - 1);
 		rj->jobnum_base = threads + 1;
 		threads += (unsigned)rj->opts.numjobs;
 		if (!rc)

@@ -362,11 +362,12 @@ enum sb_abandon_why {
 	SB_ABANDON_QUIT,    /* still running on a request to quit at once */
 };
 
-/* Parse def into rj, loading the plugins it names. Bad input: ctx->err says
- * where, and a negative code is returned. */
+/* Parse def, the job job_id of the run (0, 1, ... in job-file order), into
+ * rj, loading the plugins it names. Bad input: ctx->err says where, and a
+ * negative code is returned. */
 int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
-		      const struct sb_jobdef *def, unsigned groupid,
-		      struct sb_runjob *rj);
+		      const struct sb_jobdef *def, unsigned job_id,
+		      unsigned groupid, struct sb_runjob *rj);
 void sb_runjob_free(struct sb_runjob *rj);
 
 /* Main thread: engine setup and file layout, then one thread per clone. A

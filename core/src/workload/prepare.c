@@ -568,6 +568,7 @@ static int check_plugin(struct sb_ctx *ctx, struct sb_runjob *rj,
 		return 0;
 	sb_handle_init(&h, ctx, p->desc->name);
 	sb_env_init(&env, &h, opts, NULL, &rj->job, 0);
+	env.job_id = rj->job_id;
 	rc = check(&env, &option);
 	if (rc)
 		/* A positive return breaks the contract; it still refuses. */
@@ -603,8 +604,8 @@ static void fill_job_facts(struct sb_runjob *rj)
 }
 
 int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
-		      const struct sb_jobdef *def, unsigned groupid,
-		      struct sb_runjob *rj)
+		      const struct sb_jobdef *def, unsigned job_id,
+		      unsigned groupid, struct sb_runjob *rj)
 {
 	const struct sb_kv *kv;
 	int rc;
@@ -612,6 +613,7 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 	memset(rj, 0, sizeof(*rj));
 	rj->ctx = ctx;
 	rj->def = def;
+	rj->job_id = job_id;
 	rj->groupid = groupid;
 	rc = sb_facts_init(&rj->facts);
 	if (rc)

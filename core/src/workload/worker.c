@@ -122,6 +122,7 @@ static int start_generator(struct sb_worker *w)
 		return sb_wfail(w, -ENOMEM, "out of memory");
 	sb_env_init(&w->genv, &w->gh, rj->gen_opts, w->gstate, &rj->job,
 		    w->idx);
+	w->genv.job_id = rj->job_id;
 	sb_hook_enter(w, SB_HOOK_GEN_INIT);
 	rc = rj->gops->init ? rj->gops->init(&w->genv) : 0;
 	sb_hook_leave(w);
@@ -269,6 +270,7 @@ int sb_worker_run(struct sb_worker *w)
 		return sb_wfail(w, -ENOMEM, "out of memory");
 	sb_env_init(&w->eenv, &w->eh, rj->engine_opts, w->estate, &rj->job,
 		    w->idx);
+	w->eenv.job_id = rj->job_id;
 	if (w->layout)
 		w->eenv.flags |= SB_ENV_LAYOUT;
 	if (!w->layout && rj->cfg.cpus) {

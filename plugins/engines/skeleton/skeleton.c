@@ -11,10 +11,11 @@
  * typical engine needs and says, at each hook, which thread calls it and who
  * owns what. It includes only SDK headers and links nothing of storbench, so
  * it builds in the source tree (CMakeLists.txt beside it), out of tree with
- * find_package(storbench), or with nothing but a compiler:
+ * find_package(storbench), or with nothing but a compiler, which is then
+ * told the plugin's version:
  *
  *	cc -std=c17 -shared -fPIC $(pkg-config --cflags storbench) \
- *		skeleton.c -o skeleton.so
+ *		-DSB_PLUGIN_VERSION='"1.2.0"' skeleton.c -o skeleton.so
  *
  * Run it by name once it sits in a plugin directory (ioengine=skeleton), or
  * from anywhere by path (ioengine=external:/path/to/skeleton.so).
@@ -27,15 +28,6 @@
 #include <string.h>
 
 #include <storbench/engine.h>
-
-/*
- * The plugin's own version, which --list-plugins prints. sb_add_plugin()
- * passes the folder's project(VERSION) in; a build without CMake falls back to
- * this value, so keep the two equal.
- */
-#ifndef SB_PLUGIN_VERSION
-#define SB_PLUGIN_VERSION "1.2.0"
-#endif
 
 /*
  * Per-job options. The host allocates this struct (zeroed, options_size
@@ -251,10 +243,12 @@ static const struct sb_engine_ops skeleton_ops = {
 };
 
 /*
- * The one exported symbol. abi_major/abi_minor record the SDK this was built
- * against: the host loads the plugin when its major is the same and its minor
- * is not older. name is what ioengine= and --list-plugins use, and must be
- * unique among loaded plugins.
+ * The descriptor, exported as storbench_plugin (what the host's loader looks
+ * up) and storbench_plugin_skeleton (for a front end that links plugins
+ * statically). SB_PLUGIN_DEFINE records the SDK this was built against (the
+ * host loads the plugin when its major is the same and its minor is not
+ * older) and the version the build passes in. The name, skeleton, is what
+ * ioengine= and --list-plugins use, and must be unique among loaded plugins.
  */
 SB_PLUGIN_DEFINE(
 	skeleton, SB_KIND_ENGINE, &skeleton_ops, .license = "MIT",
