@@ -12,12 +12,25 @@ set -euo pipefail
 # tools (fiologparser_hist.py, fio_generate_plots) on storbench's logs;
 # clang-format (14, the release the tree is formatted with) is the test
 # that keeps it formatted.
+#
+# The network engines and the InfluxDB reporter are tested against real
+# servers on loopback (tests/servers): nfs-ganesha with its VFS backend and
+# rpcbind (which NFSv3 needs) serve NFS, samba serves SMB, tgt serves
+# iSCSI, nbdkit serves NBD and influxdb is the InfluxDB 1.x the reporter
+# writes to. Each engine's client library comes with its headers (libnfs,
+# libsmbclient, libiscsi, libnbd), and the smoke tests drive the servers
+# with those libraries' own tools: libnfs-utils (nfs-cp), smbclient,
+# libiscsi-bin (iscsi-inq), libnbd-bin (nbdcopy) and curl. iproute2's ss
+# tells when a server listens.
 pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
 	libblkid-dev
 	python3 valgrind procps strace time
 	fio clang libclang-rt-14-dev clang-format
 	mount e2fsprogs xfsprogs util-linux fdisk cryptsetup-bin tmux
-	python3-numpy python3-pandas gnuplot-nox)
+	python3-numpy python3-pandas gnuplot-nox
+	nfs-ganesha nfs-ganesha-vfs rpcbind libnfs-dev libnfs-utils
+	samba smbclient libsmbclient-dev tgt libiscsi-dev libiscsi-bin
+	nbdkit libnbd-dev libnbd-bin influxdb curl iproute2)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -32,11 +32,19 @@ function(sb_add_tap_test name)
   set_tests_properties(${name} PROPERTIES
     LABELS "${ARG_LABELS}" ENVIRONMENT "${SB_TEST_ENV}"
     SKIP_REGULAR_EXPRESSION "${SB_TEST_SKIP_REGEX}")
+  if(ARG_SERVERS)
+    list(TRANSFORM ARG_SERVERS PREPEND srv_)
+    set_tests_properties(${name} PROPERTIES
+      FIXTURES_REQUIRED "${ARG_SERVERS}" RESOURCE_LOCK "${ARG_SERVERS}")
+  endif()
 endfunction()
 
-# sb_add_shell_test(<script> [LABELS ...]): a bash script using tap.sh.
+# sb_add_shell_test(<script> [LABELS ...] [SERVERS ...]): a bash script
+# using tap.sh. SERVERS names tests/servers fixtures (nfs, smb, iscsi, nbd,
+# influxdb) the script needs up; it takes each one's lock too, so the tests
+# of one server run one at a time (tests/servers/CMakeLists.txt).
 function(sb_add_shell_test script)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "LABELS;SERVERS")
   get_filename_component(base ${script} NAME_WE)
   file(RELATIVE_PATH rel ${CMAKE_SOURCE_DIR} ${script})
   string(REGEX REPLACE "[/.]" "_" name "${rel}")
@@ -45,4 +53,9 @@ function(sb_add_shell_test script)
   set_tests_properties(${name} PROPERTIES
     LABELS "${ARG_LABELS}" ENVIRONMENT "${SB_TEST_ENV}" TIMEOUT 300
     SKIP_REGULAR_EXPRESSION "${SB_TEST_SKIP_REGEX}")
+  if(ARG_SERVERS)
+    list(TRANSFORM ARG_SERVERS PREPEND srv_)
+    set_tests_properties(${name} PROPERTIES
+      FIXTURES_REQUIRED "${ARG_SERVERS}" RESOURCE_LOCK "${ARG_SERVERS}")
+  endif()
 endfunction()
