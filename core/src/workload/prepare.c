@@ -550,7 +550,7 @@ static const int fallocate_of[] = {
 	SB_FALLOC_TRUNCATE, SB_FALLOC_NONE,   SB_FALLOC_POSIX};
 
 /*
- * A plugin's own check of its options (ABI 1.2), in the parse phase like
+ * A plugin's own check of its options, in the parse phase like
  * the table's: --parse-only runs it, and what it refuses is bad input at
  * the option's file:line, not a job that fails once it has started.
  */

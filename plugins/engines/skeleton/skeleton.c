@@ -74,7 +74,7 @@ struct skeleton_state {
 };
 
 /*
- * check [main thread, when the job is parsed; ABI 1.2, optional]: refuse
+ * check [main thread, when the job is parsed; optional]: refuse
  * options that do not go together, or do not fit the job, in the parse
  * phase, so --parse-only finds them and the user gets bad input (exit 2)
  * at the option's file:line instead of a job that fails once started. The
@@ -156,9 +156,7 @@ static int skeleton_queue(struct sb_env *env, struct sb_io *io)
 	unsigned char *at;
 
 	if (io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC) {
-		/* Memory has nothing to flush. A host built for ABI 1.0 never
-		 * sends SB_DDIR_DATASYNC; one for 1.1 sends it to a plugin
-		 * built for 1.1, as this one is. */
+		/* Memory has nothing to flush. */
 		io->result = 0;
 		return SB_Q_COMPLETED;
 	}
@@ -224,14 +222,14 @@ static int skeleton_report(struct sb_env *env)
  * "not needed": here close_file (nothing to close), cleanup (host->alloc'd
  * memory is the host's to free), teardown, commit, getevents/event (the
  * engine completes every I/O in queue; an SB_ENGINE_ASYNC engine must have
- * both) and unlink_file (ABI 1.1, for unlink=1: there is no file to
+ * both) and unlink_file (for unlink=1: there is no file to
  * remove). queue is the only hook every engine must have.
  */
 static const struct sb_engine_ops skeleton_ops = {
 	.size = sizeof(struct sb_engine_ops),
 	/* The target is memory: there is no file for the host to create or
 	 * lay out. direct=1 means nothing to memory, so SB_ENGINE_DIRECT (the
-	 * engine honours direct=1) is not claimed. SB_ENGINE_TRIM (ABI 1.1)
+	 * engine honours direct=1) is not claimed. SB_ENGINE_TRIM
 	 * tells the host that trim jobs are welcome here. */
 	.flags = SB_ENGINE_NO_FILES | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct skeleton_state),
