@@ -17,7 +17,6 @@
  */
 #define _POSIX_C_SOURCE 200809L /* localtime_r, getpid, strerror_r */
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
