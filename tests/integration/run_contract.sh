@@ -8,7 +8,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 source "$SB_SOURCE_DIR/tests/plugins/plugin_tests.bash"
 
-plan 67
+plan 71
 
 good_ios=$(awk '$2 == "SB_TEST_GOOD_IOS" { print $3 }' \
 	"$SB_SOURCE_DIR/tests/plugins/sb_test_plugin.h")
@@ -82,10 +82,11 @@ while IFS='|' read -r gen desc msg; do
 done <<'END'
 gen_zero_len|a generator yields no bytes|yielded an I/O with a length of 0
 gen_too_long|a generator yields more than the largest bs|yielded an I/O with a length of 8192, more than the job's largest bs (4096)
-gen_bad_ddir|a generator yields a direction out of range|yielded an I/O with direction 4, not read, write or trim
+gen_bad_ddir|a generator yields a direction out of range|yielded an I/O with direction 3, not read, write, trim, sync or datasync
 gen_bad_file|a generator yields a file the job does not have|yielded an I/O with file 3, but the job has 1
 gen_past_end|a generator yields an offset past the file|yielded an I/O with offset 65536, length 4096, beyond the end of the file (65536 bytes)
-gen_bad_rc|a generator's next() returns an unknown code|returned 2, which is neither 0, SB_GEN_END nor a negative error code
+gen_bad_rc|a generator's next() returns an unknown code|returned 3, which is neither 0, SB_GEN_END, SB_GEN_WAIT nor a negative error code
+gen_wait_idle|a generator waits for a completion with nothing in flight|returned SB_GEN_WAIT with no I/O in flight (nothing would ever complete)
 END
 
 # --- reporters -----------------------------------------------------------

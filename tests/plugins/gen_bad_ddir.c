@@ -1,4 +1,5 @@
-/* A generator that yields a direction that is not read, write or trim. */
+/* A generator that yields a direction that is none of read, write, trim,
+ * sync and datasync. */
 #include "sb_test_plugin.h"
 
 static int gen_bad_ddir_next(struct sb_env *env, struct sb_io_spec *spec)
@@ -8,7 +9,7 @@ static int gen_bad_ddir_next(struct sb_env *env, struct sb_io_spec *spec)
 
 	if (rc || *n <= SB_TEST_GOOD_IOS)
 		return rc;
-	spec->ddir = SB_DDIR_SYNC;
+	spec->ddir = SB_DDIR_COUNT;
 	return 0;
 }
 

@@ -1,4 +1,5 @@
-/* A generator whose next() returns neither 0, SB_GEN_END nor an error. */
+/* A generator whose next() returns neither 0, SB_GEN_END, SB_GEN_WAIT nor
+ * an error. */
 #include "sb_test_plugin.h"
 
 static int gen_bad_rc_next(struct sb_env *env, struct sb_io_spec *spec)
@@ -8,7 +9,7 @@ static int gen_bad_rc_next(struct sb_env *env, struct sb_io_spec *spec)
 
 	if (rc || *n <= SB_TEST_GOOD_IOS)
 		return rc;
-	return 2;
+	return 3;
 }
 
 static const struct sb_generator_ops gen_bad_rc_ops =

@@ -33,8 +33,9 @@ static const struct sb_option gen_seq_options[] = {
 	SB_OPTION_END,
 };
 
-static int gen_seq_init(struct sb_env *env)
+static int gen_seq_init(struct sb_env *env, const struct sb_gen_worker *wk)
 {
+	(void)wk;
 	if (!env->job->file_bytes || !env->job->bs[SB_DDIR_READ])
 		return env->host->error(env->handle, -EINVAL,
 					"needs size= and bs=");

@@ -7,12 +7,19 @@
 
 /* enum sb_hook as the user knows it. */
 static const char *const hook_names[SB_HOOK_COUNT] = {
-	[SB_HOOK_INIT] = "init",	   [SB_HOOK_OPEN] = "open_file",
-	[SB_HOOK_QUEUE] = "queue",	   [SB_HOOK_COMMIT] = "commit",
-	[SB_HOOK_GETEVENTS] = "getevents", [SB_HOOK_EVENT] = "event",
-	[SB_HOOK_CLOSE] = "close_file",	   [SB_HOOK_UNLINK] = "unlink_file",
-	[SB_HOOK_CLEANUP] = "cleanup",	   [SB_HOOK_GEN_INIT] = "init",
-	[SB_HOOK_GEN_NEXT] = "next",	   [SB_HOOK_GEN_CLEANUP] = "cleanup",
+	[SB_HOOK_INIT] = "init",
+	[SB_HOOK_OPEN] = "open_file",
+	[SB_HOOK_QUEUE] = "queue",
+	[SB_HOOK_COMMIT] = "commit",
+	[SB_HOOK_GETEVENTS] = "getevents",
+	[SB_HOOK_EVENT] = "event",
+	[SB_HOOK_CLOSE] = "close_file",
+	[SB_HOOK_UNLINK] = "unlink_file",
+	[SB_HOOK_CLEANUP] = "cleanup",
+	[SB_HOOK_GEN_INIT] = "init",
+	[SB_HOOK_GEN_NEXT] = "next",
+	[SB_HOOK_GEN_CLEANUP] = "cleanup",
+	[SB_HOOK_GEN_COMPLETE] = "complete",
 };
 
 #define HOOK_MASK ((1ULL << SB_HOOK_BITS) - 1)

@@ -27,11 +27,11 @@ static uint64_t now_ns(void)
 }
 
 /* The time of a completion: the clock, or with nothing timed
- * (gtod_reduce) a reading every 64 completions, enough to end the job on
- * time without a clock read per I/O. */
+ * (gtod_reduce) and no generator to tell a reading every 64 completions,
+ * enough to end the job on time without a clock read per I/O. */
 static uint64_t done_ns(struct sb_worker *w)
 {
-	if (w->meas || !(w->clock_tick++ & 63))
+	if (w->meas || w->gen_fb || !(w->clock_tick++ & 63))
 		w->last_now_ns = now_ns();
 	return w->last_now_ns;
 }
@@ -179,8 +179,8 @@ int sb_has_min_rate(const struct sb_job_opts *o)
 			return 1;
 	return 0;
 }
-static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
-		    int async)
+static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
+		   int async)
 {
 	const struct sb_io *io = &s->io;
 	struct sb_dir_acc *d;
@@ -246,6 +246,29 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	}
 	/* Checked after it is counted: a bad block was still read. */
 	return s->verify ? verify_read(w, s) : 0;
+}
+
+/* An I/O done: measured, then handed back to the generator that yielded
+ * it, whatever the error policy made of it. */
+static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
+		    int async)
+{
+	int rc = measure(w, s, now, async);
+
+	if (s->gen_fb) {
+		struct sb_gen_done d = {
+			.size = sizeof(d),
+			.spec = &s->spec,
+			.result = s->io.result,
+			.issue_ns = s->issue_ns,
+			.done_ns = now,
+		};
+
+		sb_hook_enter(w, SB_HOOK_GEN_COMPLETE);
+		w->rj->gops->complete(&w->genv, &d);
+		sb_hook_leave(w);
+	}
+	return rc;
 }
 
 static void return_slot(struct sb_worker *w, struct sb_ioslot *s)
@@ -371,7 +394,9 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 	s->io.engine_data = 0;
 	/* A capped I/O's latency counts from when it was due, so a stalled
 	 * device cannot hide behind the cap. */
-	s->issue_ns = s->intended_ns ? s->intended_ns : w->meas ? now_ns() : 0;
+	s->issue_ns = s->intended_ns	     ? s->intended_ns
+		      : w->meas || w->gen_fb ? now_ns()
+					     : 0;
 	w->depth_dist[depth_bucket(w->inflight + 1)]++;
 	sb_hook_enter(w, SB_HOOK_QUEUE);
 	q = ops->queue(&w->eenv, &s->io);

@@ -27,7 +27,7 @@
 #include "../report/fiolog.h"
 #include "../machine/cpus.h"
 #include "../machine/counters.h"
-#include "pattern.h"
+#include "fio/pattern.h"
 
 struct sb_plugin;
 struct sb_loader;
@@ -77,7 +77,7 @@ struct sb_runjob {
 	const struct sb_plugin *engine;
 	const struct sb_engine_ops *eops;
 	void *engine_opts;
-	const struct sb_plugin *gen; /* NULL: the built-in fio pattern */
+	const struct sb_plugin *gen; /* NULL: the built-in fio workload */
 	const struct sb_generator_ops *gops;
 	void *gen_opts;
 	struct sb_facts facts;
@@ -179,6 +179,10 @@ struct sb_ioslot {
 	uint64_t vindex;      /* verify: a write's index in the stream */
 	int verify;	      /* a read whose data is checked */
 	int queued;	      /* the engine holds it (SB_Q_QUEUED, no event) */
+	/* A generator's I/O whose completion goes back to its complete():
+	 * the spec as it was yielded. */
+	int gen_fb;
+	struct sb_io_spec spec;
 };
 
 /* One file of a worker. */
@@ -243,6 +247,7 @@ enum sb_hook {
 	SB_HOOK_GEN_INIT, /* the generator's, from here on */
 	SB_HOOK_GEN_NEXT,
 	SB_HOOK_GEN_CLEANUP,
+	SB_HOOK_GEN_COMPLETE,
 	SB_HOOK_COUNT,
 };
 
@@ -250,7 +255,8 @@ enum sb_hook {
 #define SB_HOOK_BITS 8
 
 /* file_service_type's state in a worker: which files are open and which
- * one serves next. Written by workload/files.c only. */
+ * one serves next. Written only by workload/files.c (opening and closing)
+ * and the fio workload's fio/service.c (the picks). */
 struct sb_file_service {
 	unsigned maxopen, nopen;
 	unsigned *active, nactive;
@@ -283,6 +289,11 @@ struct sb_worker {
 	struct sb_env eenv, genv;
 	void *estate, *gstate;
 	int gen_live; /* generator init succeeded: cleanup is owed */
+	/* What the generator plugin's init was given, and whether it wants
+	 * each completion back (ops.complete). */
+	struct sb_gen_worker gwk;
+	struct sb_gen_file *gfiles;
+	int gen_fb;
 
 	/* Files and the service of file_service_type. */
 	struct sb_wfile *files;

@@ -10,6 +10,7 @@
 #include "../options/catalogue.h"
 #include "../options/options.h"
 #include "../util/suggest.h"
+#include "fio/fio_gen.h"
 
 /* Host-allocated, zeroed option struct with the table's defaults. */
 static int plugin_opts(struct sb_ctx *ctx, const struct sb_plugin *p,
@@ -35,6 +36,7 @@ static int load_plugins(struct sb_ctx *ctx, struct sb_loader *loader,
 	if (rc)
 		goto bad;
 	rj->eops = &rj->engine->ops.engine;
+	rj->gops = &sb_fio_generator;
 	rc = plugin_opts(ctx, rj->engine, &rj->engine_opts);
 	if (rc || !rj->opts.generator)
 		return rc;

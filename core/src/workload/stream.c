@@ -190,10 +190,19 @@ static int bad_next(struct sb_worker *w, int rc)
 {
 	if (rc < 0)
 		return sb_whook_failed(w, &w->gh, rc, "next");
+	if (rc == SB_GEN_WAIT)
+		return sb_wbroke(w, &w->gh,
+				 "next() returned SB_GEN_WAIT with no I/O in "
+				 "flight (nothing would ever complete)");
 	return sb_wbroke(w, &w->gh,
-			 "next() returned %d, which is neither 0, SB_GEN_END "
-			 "nor a negative error code",
+			 "next() returned %d, which is neither 0, SB_GEN_END, "
+			 "SB_GEN_WAIT nor a negative error code",
 			 rc);
+}
+
+static int is_sync(uint32_t ddir)
+{
+	return ddir == SB_DDIR_SYNC || ddir == SB_DDIR_DATASYNC;
 }
 
 /* The spec the generator filled breaks generator.h; end is the file's
@@ -206,18 +215,26 @@ static int bad_spec(struct sb_worker *w, const struct sb_io_spec *spec,
 	if (spec->file >= w->nfiles)
 		snprintf(why, sizeof(why), "file %u, but the job has %u",
 			 spec->file, w->nfiles);
-	else if ((unsigned)spec->ddir >= SB_DDIR_COUNT)
+	else if (spec->ddir >= SB_DDIR_COUNT && !is_sync(spec->ddir))
 		snprintf(why, sizeof(why),
-			 "direction %u, not read, write or trim",
-			 (unsigned)spec->ddir);
+			 "direction %u, not read, write, trim, sync or "
+			 "datasync",
+			 spec->ddir);
 	else if (spec->length == 0)
 		snprintf(why, sizeof(why), "a length of 0");
-	else if (!end)
+	else if (spec->length > w->gwk.max_bs)
 		snprintf(why, sizeof(why),
 			 "a length of %llu, more than the job's largest bs "
 			 "(%llu)",
 			 (unsigned long long)spec->length,
-			 (unsigned long long)sb_job_max_bs(&w->rj->opts));
+			 (unsigned long long)w->gwk.max_bs);
+	else if (!end)
+		snprintf(why, sizeof(why),
+			 "offset %llu, length %llu, not multiples of %llu "
+			 "(the alignment direct=1 needs)",
+			 (unsigned long long)spec->offset,
+			 (unsigned long long)spec->length,
+			 (unsigned long long)w->gwk.align);
 	else
 		snprintf(why, sizeof(why),
 			 "offset %llu, length %llu, beyond the end of the "
@@ -228,33 +245,52 @@ static int bad_spec(struct sb_worker *w, const struct sb_io_spec *spec,
 	return sb_wbroke(w, &w->gh, "next() yielded an I/O with %s", why);
 }
 
-static int next_work(struct sb_worker *w, struct sb_io_spec *spec)
+/* A generator plugin's next spec, checked against generator.h. */
+static int plugin_next(struct sb_worker *w, struct sb_io_spec *spec)
 {
 	const struct sb_runjob *rj = w->rj;
-	const struct sb_file *f;
 	uint64_t end;
 	int rc;
 
-	if (w->phase != SB_PH_MAIN || !rj->gen)
-		return sb_wfiles_next(w, spec);
+	*spec = (struct sb_io_spec){0};
 	sb_hook_enter(w, SB_HOOK_GEN_NEXT);
 	rc = rj->gops->next(&w->genv, spec);
 	sb_hook_leave(w);
 	if (rc == SB_GEN_END)
 		return rc;
+	if (rc == SB_GEN_WAIT && w->inflight)
+		return SB_STREAM_WAIT;
 	if (rc)
 		return bad_next(w, rc);
-	if (spec->file >= w->nfiles || (unsigned)spec->ddir >= SB_DDIR_COUNT ||
-	    spec->length == 0 || spec->length > sb_job_max_bs(&rj->opts))
+	if (spec->file >= w->nfiles)
 		return bad_spec(w, spec, 0);
+	/* Open already, unless a phase within openfiles= closed it. */
 	if (sb_wfile_open(w, spec->file))
 		return w->error;
-	f = &w->files[spec->file].f;
-	end = f->real_size > rj->job.file_bytes ? f->real_size
-						: rj->job.file_bytes;
+	if (is_sync(spec->ddir))
+		return 0;
+	if (spec->ddir >= SB_DDIR_COUNT || spec->length == 0 ||
+	    spec->length > w->gwk.max_bs ||
+	    (spec->offset | spec->length) % w->gwk.align)
+		return bad_spec(w, spec, 0);
+	/* What init was told the file holds. */
+	end = w->gfiles[spec->file].size;
 	if (end && (spec->offset > end || spec->length > end - spec->offset))
 		return bad_spec(w, spec, end);
 	return 0;
+}
+
+/* The main phase's next spec from the job's generator; the host's own
+ * phases walk the fio workload's patterns (fio/plan.c). The fio workload
+ * is trusted as the core's own, and zeroes each spec it fills
+ * (sb_pattern_next), so its path stays as short as it was. */
+static inline int next_work(struct sb_worker *w, struct sb_io_spec *spec)
+{
+	if (w->phase != SB_PH_MAIN)
+		return sb_wfiles_next(w, spec);
+	if (!w->rj->gen)
+		return w->rj->gops->next(&w->genv, spec);
+	return plugin_next(w, spec);
 }
 
 /* The write that made a block, as verify headers name it. */
@@ -316,6 +352,7 @@ static void set_io(struct sb_worker *w, struct sb_ioslot *s, int ddir,
 	s->io.length = len;
 	s->verify = 0;
 	s->intended_ns = 0;
+	s->gen_fb = 0;
 }
 
 /* verify_backlog: the next read of the ring, skipping overwritten ones. */
@@ -479,7 +516,13 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 			return 0;
 	}
 	rc = work(w, &spec);
-	if (w->sync_due) {
+	if (rc == 0 && (spec.flags & SB_SPEC_DRAIN) && w->inflight) {
+		/* Asked for again once the loop has reaped everything. */
+		w->held_spec = spec;
+		w->held = 1;
+		return SB_STREAM_WAIT;
+	}
+	if (w->sync_due && rc != SB_STREAM_WAIT) {
 		/* fio syncs before the next I/O: none after the last write. */
 		w->sync_due = 0;
 		if (rc == 0) {
@@ -500,15 +543,27 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 		return end_sync(w, s);
 	if (rc)
 		return rc;
-	w->ios_left--;
-	w->nspecs++;
+	if (spec.at_ns)
+		wait_until(w, spec.at_ns);
 	if (spec.think_ns)
 		wait_until(w, now_ns() + spec.think_ns);
-	think_time(w);
-	set_io(w, s, spec.ddir, spec.file, spec.offset, spec.length);
-	if (spec.ddir == SB_DDIR_WRITE && w->phase == SB_PH_MAIN) {
-		note_write(w, s, spec.file);
-		count_for_sync(w, spec.file);
+	if (spec.ddir >= SB_DDIR_COUNT) {
+		/* A generator's sync: not one of number_ios=, as fio's. */
+		sync_io(w, s, spec.file, spec.ddir == SB_DDIR_DATASYNC);
+	} else {
+		w->ios_left--;
+		w->nspecs++;
+		think_time(w);
+		set_io(w, s, (int)spec.ddir, spec.file, spec.offset,
+		       spec.length);
+		if (spec.ddir == SB_DDIR_WRITE && w->phase == SB_PH_MAIN) {
+			note_write(w, s, spec.file);
+			count_for_sync(w, spec.file);
+		}
+	}
+	if (w->gen_fb && w->phase == SB_PH_MAIN) {
+		s->gen_fb = 1;
+		s->spec = spec;
 	}
 	return 0;
 }

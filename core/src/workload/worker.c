@@ -109,22 +109,70 @@ static int alloc_slots(struct sb_worker *w)
 	return 0;
 }
 
+/* What a generator plugin learns of its worker before the first next():
+ * every file opened, so each has its size, and open they stay (openfiles=
+ * is the fio workload's, which opens files as its service reaches them). */
+static int describe_worker(struct sb_worker *w)
+{
+	const struct sb_runjob *rj = w->rj;
+	const struct sb_job_opts *o = &rj->opts;
+
+	w->svc.maxopen = w->nfiles;
+	w->gfiles = calloc(w->nfiles, sizeof(*w->gfiles));
+	if (!w->gfiles)
+		return sb_wfail(w, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		const struct sb_file *f = &w->files[i].f;
+
+		if (sb_wfile_open(w, i))
+			return w->error;
+		w->gfiles[i] = (struct sb_gen_file){
+			.path = f->path,
+			.size = f->real_size > f->want_bytes ? f->real_size
+							     : f->want_bytes,
+			.real_size = f->real_size,
+		};
+	}
+	w->gwk = (struct sb_gen_worker){
+		.size = sizeof(w->gwk),
+		.nfiles = w->nfiles,
+		.files = w->gfiles,
+		.file_stride = sizeof(*w->gfiles),
+		.depth = w->depth,
+		.seed = (uint64_t)o->randseed,
+		.max_bs = sb_job_max_bs(o),
+		.align = rj->job.direct ? 512 : 1,
+		.min_bs = sb_job_min_bs(o),
+		.io_bytes = rj->job.io_bytes,
+		.number_ios = o->number_ios > 0 ? (uint64_t)o->number_ios : 0,
+	};
+	w->gen_fb = rj->gops->complete != NULL;
+	return 0;
+}
+
 static int start_generator(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
 	int rc;
 
-	if (w->layout || !rj->gen)
+	if (w->layout)
 		return 0;
+	if (!rj->gen) {
+		/* The fio workload's state is the worker (fio/fio_gen.h). */
+		w->genv.state = w;
+		return 0;
+	}
 	sb_handle_init(&w->gh, rj->ctx, rj->gen->desc->name);
 	if (rj->gops->state_size &&
 	    !(w->gstate = calloc(1, rj->gops->state_size)))
 		return sb_wfail(w, -ENOMEM, "out of memory");
+	if (describe_worker(w))
+		return w->error;
 	sb_env_init(&w->genv, &w->gh, rj->gen_opts, w->gstate, &rj->job,
 		    w->idx);
 	w->genv.job_id = rj->job_id;
 	sb_hook_enter(w, SB_HOOK_GEN_INIT);
-	rc = rj->gops->init ? rj->gops->init(&w->genv) : 0;
+	rc = rj->gops->init ? rj->gops->init(&w->genv, &w->gwk) : 0;
 	sb_hook_leave(w);
 	if (rc)
 		return sb_whook_failed(w, &w->gh, rc, "init");
@@ -145,9 +193,9 @@ static int run_phase(struct sb_worker *w, int phase)
 	return sb_io_loop(w);
 }
 
-/* A generator names files by index and opens them as it goes; the fio
- * pattern opens them as the service reaches them. Either way the first
- * file is opened up front, so a bad target fails before the clock runs. */
+/* The fio workload opens files as its service reaches them, a generator
+ * plugin's worker all of them before its init. Either way the first file
+ * is opened up front, so a bad target fails before the clock runs. */
 static int open_first(struct sb_worker *w)
 {
 	return sb_wfile_open(w, 0);
@@ -325,6 +373,7 @@ void sb_worker_free(struct sb_worker *w)
 	sb_wfiles_free(w);
 	free(w->estate);
 	free(w->gstate);
+	free(w->gfiles);
 	free(w->slots);
 	free(w->free_slots);
 	free(w->queued);
@@ -332,6 +381,7 @@ void sb_worker_free(struct sb_worker *w)
 	free(w->backlog);
 	/* Freed again with the job, which keeps only the measurements. */
 	w->estate = w->gstate = w->bufs = NULL;
+	w->gfiles = NULL;
 	w->slots = NULL;
 	w->free_slots = w->queued = NULL;
 	w->backlog = NULL;

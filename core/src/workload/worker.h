@@ -1,8 +1,9 @@
 /*
- * The pieces of a worker, one file each: its files and their service
- * (files.c), the stream of I/O specs it issues (stream.c), the loop that
- * issues them and measures completions (ioloop.c), and its life
- * (worker.c). All run on the worker's own thread.
+ * The pieces of a worker, one file each: its files (files.c), the stream
+ * of I/O specs it issues (stream.c) from its generator (the fio workload,
+ * fio/, or a plugin), the loop that issues them and measures completions
+ * (ioloop.c), and its life (worker.c). All run on the worker's own
+ * thread.
  */
 #ifndef SB_WORKER_H
 #define SB_WORKER_H
@@ -38,7 +39,8 @@ static inline void sb_hook_leave(struct sb_worker *w)
 unsigned sb_wfiles_count(const struct sb_runjob *rj);
 int sb_wfile_name(const struct sb_runjob *rj, unsigned idx, unsigned i,
 		  char *buf, size_t len, char *err, size_t errlen);
-/* files.c: name the worker's files and size their shares. */
+/* files.c: name the worker's files and size their shares. The file
+ * service below is fio/service.c's, the fio workload's own. */
 int sb_wfiles_build(struct sb_worker *w);
 void sb_wfiles_free(struct sb_worker *w);
 /* zipf/pareto/normal file service: a file is picked as often as the
@@ -52,13 +54,15 @@ void sb_wfiles_phase(struct sb_worker *w);
 /* The next spec of the phase from the files' patterns, in the order
  * file_service_type gives; *fi is the file. 0, SB_GEN_END, or an error. */
 int sb_wfiles_next(struct sb_worker *w, struct sb_io_spec *spec);
-/* Open file i if it is not open; 0 or the worker's error. */
+/* Open file i if it is not open; 0 or the worker's error. Closing logs
+ * the close in write_iolog and tells the engine. */
 int sb_wfile_open(struct sb_worker *w, unsigned i);
+void sb_wfile_close(struct sb_worker *w, struct sb_wfile *f);
 /* The region of an open file the job covers: from base, span bytes. */
 uint64_t sb_wfile_base(const struct sb_worker *w, const struct sb_wfile *f);
 uint64_t sb_wfile_span(const struct sb_worker *w, const struct sb_wfile *f);
 
-/* plan.c: give open file i its pattern for the worker's phase. */
+/* fio/plan.c: give open file i its pattern for the worker's phase. */
 int sb_wfile_plan(struct sb_worker *w, unsigned i);
 void sb_wfiles_close_all(struct sb_worker *w);
 

@@ -3,7 +3,7 @@
  * pre_read's one sequential read, or the job's own pattern (which the
  * verify phase replays from the same seeds).
  */
-#include "worker.h"
+#include "../worker.h"
 
 #include <errno.h>
 #include <stdlib.h>
