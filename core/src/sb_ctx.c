@@ -36,7 +36,7 @@ int sb_err_prefix(struct sb_ctx *ctx, int code, const char *prefix)
 	return code;
 }
 
-void sb_vlog(const struct sb_ctx *ctx, enum sb_log_level level, const char *who,
+void sb_vlog(const struct sb_ctx *ctx, uint32_t level, const char *who,
 	     const char *fmt, va_list ap)
 {
 	static const char *const tags[] = {"error: ", "warning: ", "", ""};
@@ -62,7 +62,7 @@ void sb_vlog(const struct sb_ctx *ctx, enum sb_log_level level, const char *who,
 		return;
 }
 
-void sb_log(const struct sb_ctx *ctx, enum sb_log_level level, const char *who,
+void sb_log(const struct sb_ctx *ctx, uint32_t level, const char *who,
 	    const char *fmt, ...)
 {
 	va_list ap;

@@ -19,7 +19,7 @@ struct sb_config;
 
 struct sb_ctx {
 	char err[SB_ERRMSG_MAX]; /* last error; main thread only */
-	int log_level;		 /* enum sb_log_level */
+	int log_level;		 /* uint32_t */
 	struct sb_loader *loader;
 	/* storbench.conf (config/config.h), or NULL; read-only once read. */
 	const struct sb_config *config;
@@ -69,9 +69,9 @@ int sb_err_prefix(struct sb_ctx *ctx, int code, const char *prefix);
 
 /* Log to stderr as "storbench: [who: ]message", one write per line so lines
  * of concurrent threads never interleave. */
-void sb_log(const struct sb_ctx *ctx, enum sb_log_level level, const char *who,
+void sb_log(const struct sb_ctx *ctx, uint32_t level, const char *who,
 	    const char *fmt, ...) SB_PRINTF(4, 5);
-void sb_vlog(const struct sb_ctx *ctx, enum sb_log_level level, const char *who,
+void sb_vlog(const struct sb_ctx *ctx, uint32_t level, const char *who,
 	     const char *fmt, va_list ap);
 
 #endif

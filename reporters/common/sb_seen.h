@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <storbench/stats.h>
+#include <storbench/result_view.h>
 
 struct sb_seen_job {
 	char *name;
@@ -29,8 +29,7 @@ struct sb_seen {
 
 /* How many entries before jobs[i] share its name and group: its rank,
  * stable while the host lists the jobs in the same order. */
-static inline unsigned sb_seen_rank(const struct sb_interval_job *jobs,
-				    size_t i)
+static inline unsigned sb_seen_rank(const struct sb_view_share *jobs, size_t i)
 {
 	unsigned nth = 0;
 
@@ -44,7 +43,7 @@ static inline unsigned sb_seen_rank(const struct sb_interval_job *jobs,
 
 /* The record of jobs[i], made on first sight; NULL when out of memory. */
 static inline struct sb_seen_job *
-sb_seen_get(struct sb_seen *s, const struct sb_interval_job *jobs, size_t i)
+sb_seen_get(struct sb_seen *s, const struct sb_view_share *jobs, size_t i)
 {
 	const char *name = jobs[i].name ? jobs[i].name : "";
 	unsigned nth = sb_seen_rank(jobs, i);

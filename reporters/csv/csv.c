@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <storbench/reporter.h>
+#include <storbench/result_view.h>
 
 #include "../common/sb_linebuf.h"
 #include "../common/sb_seen.h"
@@ -100,16 +101,6 @@ static int csv_flush(struct sb_env *env, struct sb_linebuf *b)
 	return 0;
 }
 
-/* A result as this plugin was compiled to see it, fields the host did not
- * fill (an older minor) reading as zero. */
-static void csv_view(const struct sb_job_result *in, struct sb_job_result *out)
-{
-	size_t n = in->size < sizeof(*out) ? in->size : sizeof(*out);
-
-	memset(out, 0, sizeof(*out));
-	memcpy(out, in, n);
-}
-
 static int csv_is_fio_default(const double *list, size_t n)
 {
 	size_t nd = sizeof(csv_fio_default_pcts) / sizeof(double);
@@ -141,16 +132,16 @@ static void csv_pct_insert(double *cols, size_t *n, double v)
 /* The percentile columns, one header for all rows: every percentile any
  * job asked for (percentile_list), each computed for every job, since
  * the histogram answers any of them. */
-static size_t csv_pct_columns(const struct sb_run_result *res, double *cols)
+static size_t csv_pct_columns(const struct sb_view_run *res, double *cols)
 {
 	size_t n = 0;
 
 	for (unsigned i = 0; i < res->njobs; i++) {
-		struct sb_job_result r;
+		struct sb_view_job r;
 		const double *list = csv_default_pcts;
 		size_t nl = sizeof(csv_default_pcts) / sizeof(double);
 
-		csv_view(res->jobs[i], &r);
+		r = *res->jobs[i];
 		if (r.percentiles && r.npercentiles &&
 		    !csv_is_fio_default(r.percentiles, r.npercentiles)) {
 			list = r.percentiles;
@@ -185,13 +176,13 @@ static void csv_header(struct sb_linebuf *b, const double *cols, size_t ncols)
 }
 
 static void csv_row(struct sb_env *env, struct sb_linebuf *b,
-		    const struct sb_job_result *r, const char *dir,
-		    const struct sb_dir_stats *s, uint64_t errors,
+		    const struct sb_view_job *r, const char *dir,
+		    const struct sb_view_dir *s, uint64_t errors,
 		    const double *cols, size_t ncols)
 {
 	double secs = (double)s->runtime_ns / 1e9;
 	int rated = s->runtime_ns > 0;
-	const struct sb_lat *cl = &s->clat;
+	const struct sb_view_lat *cl = &s->clat;
 
 	csv_text(b, r->name);
 	if (r->clone == SB_ALL_CLONES)
@@ -222,7 +213,7 @@ static void csv_row(struct sb_env *env, struct sb_linebuf *b,
 	sb_linebuf_add(b, ",%llu\n", (unsigned long long)errors);
 }
 
-static int csv_used(const struct sb_dir_stats *s)
+static int csv_used(const struct sb_view_dir *s)
 {
 	return s->ios || s->bytes || s->errors;
 }
@@ -231,7 +222,7 @@ static int csv_used(const struct sb_dir_stats *s)
  * "mixed" when the job asked for unified_rw_reporting; a job that did
  * nothing at all still gets a row, "none", so it is not lost. */
 static void csv_job(struct sb_env *env, struct sb_linebuf *b,
-		    const struct sb_job_result *r, const double *cols,
+		    const struct sb_view_job *r, const double *cols,
 		    size_t ncols)
 {
 	int rows = 0;
@@ -251,7 +242,7 @@ static void csv_job(struct sb_env *env, struct sb_linebuf *b,
 		rows++;
 	}
 	if (!rows) {
-		static const struct sb_dir_stats none;
+		static const struct sb_view_dir none;
 
 		csv_row(env, b, r, "none", &none, r->total_errors, cols, ncols);
 	}
@@ -273,7 +264,8 @@ static int csv_open(struct sb_env *env, const struct sb_run_info *run)
 	return rc;
 }
 
-static int csv_interval(struct sb_env *env, const struct sb_interval *iv)
+static int csv_interval_view(struct sb_env *env,
+			     const struct sb_view_period *iv)
 {
 	const struct csv_opts *o = env->opts;
 	struct csv_state *st = env->state;
@@ -281,10 +273,10 @@ static int csv_interval(struct sb_env *env, const struct sb_interval *iv)
 	struct sb_linebuf b = {0};
 	int rc;
 
-	if (!o->series || !SB_HAS_FIELD(iv, njobs) || !iv->jobs)
+	if (!o->series || !iv->njobs)
 		return 0;
 	for (size_t i = 0; i < iv->njobs; i++) {
-		const struct sb_interval_job *j = &iv->jobs[i];
+		const struct sb_view_share *j = &iv->jobs[i];
 		const char *name = j->name ? j->name : "";
 		struct sb_seen_job *e = sb_seen_get(&st->seen, iv->jobs, i);
 
@@ -319,7 +311,7 @@ static int csv_interval(struct sb_env *env, const struct sb_interval *iv)
 	return rc;
 }
 
-static int csv_run_end(struct sb_env *env, const struct sb_run_result *res)
+static int csv_run_end_view(struct sb_env *env, const struct sb_view_run *res)
 {
 	const struct csv_opts *o = env->opts;
 	double cols[CSV_MAXPCT];
@@ -333,9 +325,9 @@ static int csv_run_end(struct sb_env *env, const struct sb_run_result *res)
 	csv_header(&b, cols, ncols);
 	rc = csv_flush(env, &b);
 	for (unsigned i = 0; i < res->njobs && !rc; i++) {
-		struct sb_job_result r;
+		struct sb_view_job r;
 
-		csv_view(res->jobs[i], &r);
+		r = *res->jobs[i];
 		csv_job(env, &b, &r, cols, ncols);
 		rc = csv_flush(env, &b);
 	}
@@ -364,6 +356,16 @@ static const struct sb_option csv_options[] = {
 	SB_OPTION_END,
 };
 
+static int csv_run_end(struct sb_env *env, const struct sb_run *run)
+{
+	return sb_view_run_call(env, run, csv_run_end_view);
+}
+
+static int csv_interval(struct sb_env *env, const struct sb_period *period)
+{
+	return sb_view_period_call(env, period, csv_interval_view);
+}
+
 static const struct sb_reporter_ops csv_ops = {
 	.size = sizeof(struct sb_reporter_ops),
 	.state_size = sizeof(struct csv_state),
@@ -373,17 +375,8 @@ static const struct sb_reporter_ops csv_ops = {
 	.close = csv_close,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_REPORTER,
-	.name = "csv",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
+SB_PLUGIN_DEFINE(
+	csv, SB_KIND_REPORTER, &csv_ops, .license = "MIT",
 	.description = "CSV: a row per job and direction, or per period "
 		       "(series)",
-	.options = csv_options,
-	.options_size = sizeof(struct csv_opts),
-	.ops = &csv_ops,
-};
+	.options = csv_options, .options_size = sizeof(struct csv_opts));

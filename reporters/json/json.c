@@ -21,6 +21,7 @@
 
 #include <storbench/json.h>
 #include <storbench/reporter.h>
+#include <storbench/result_view.h>
 
 struct json_opts {
 	int plus; /* fio's json+: each latency's histogram bins too */
@@ -263,8 +264,7 @@ static uint64_t json_bucket_value(uint64_t lo, uint64_t hi)
 
 struct json_job {
 	const struct sb_host *host;
-	const struct sb_job_result *r;
-	int v11; /* the result has the ABI 1.1 fields */
+	const struct sb_view_job *r;
 	int plus;
 	unsigned pct_flags;
 	const double *pcts;
@@ -276,7 +276,7 @@ static void json_bins(const struct json_job *j, struct json_out *o,
 		      const struct sb_hist *h)
 {
 	uint64_t lo, hi, n, key = 0, count = 0;
-	size_t cursor = 0;
+	uint64_t cursor = 0;
 	char name[24];
 
 	json_open(o, "bins", '{');
@@ -307,7 +307,8 @@ static void json_bins(const struct json_job *j, struct json_out *o,
  * only for the latencies its *_percentiles options name, and only when
  * there are samples. */
 static void json_lat(const struct json_job *j, struct json_out *o,
-		     const char *key, const struct sb_lat *l, unsigned flag)
+		     const char *key, const struct sb_view_lat *l,
+		     unsigned flag)
 {
 	int any = l->n > 0;
 
@@ -339,13 +340,13 @@ static void json_lat(const struct json_job *j, struct json_out *o,
 }
 
 /* bw_* and iops_*: fio's per-period samples, bandwidth in KiB/s. */
-static void json_samples(struct json_out *o, const struct sb_dir_more *m,
+static void json_samples(struct json_out *o, const struct sb_view_more *m,
 			 double group_bps)
 {
-	struct sb_samples bw = {0}, iops = {0};
+	struct sb_view_samples bw = {0}, iops = {0};
 	double agg = 0;
 
-	if (m && SB_HAS_FIELD(m, iops)) {
+	if (m) {
 		bw = m->bw;
 		iops = m->iops;
 	}
@@ -379,8 +380,8 @@ static void json_samples(struct json_out *o, const struct sb_dir_more *m,
  * than fio's whole milliseconds, so a short run is not off by up to a
  * half; runtime itself is printed in milliseconds, as fio does. */
 static void json_dir(const struct json_job *j, struct json_out *o,
-		     const char *key, const struct sb_dir_stats *s,
-		     const struct sb_dir_more *m, double group_bps)
+		     const char *key, const struct sb_view_dir *s,
+		     const struct sb_view_more *m, double group_bps)
 {
 	double secs = (double)s->runtime_ns / 1e9;
 	uint64_t bw_bytes = secs > 0 ? json_to_u64((double)s->bytes / secs) : 0;
@@ -403,18 +404,13 @@ static void json_dir(const struct json_job *j, struct json_out *o,
 	json_close(o, '}');
 }
 
-/* fio's "sync": the job's fsync/fdatasync calls and their latencies
- * (empty from a host whose results do not carry them). */
+/* fio's "sync": the job's fsync/fdatasync calls and their latencies. */
 static void json_sync(const struct json_job *j, struct json_out *o,
-		      const struct sb_job_result *r)
+		      const struct sb_view_job *r)
 {
-	static const struct sb_lat none = {0};
-	int have = SB_HAS_FIELD(r, sync_lat);
-
 	json_open(o, "sync", '{');
-	json_u64(o, "total_ios", have ? r->sync_ios : 0);
-	json_lat(j, o, "lat_ns", have ? &r->sync_lat : &none,
-		 SB_PCT_CLAT | SB_PCT_LAT);
+	json_u64(o, "total_ios", r->sync_ios);
+	json_lat(j, o, "lat_ns", &r->sync_lat, SB_PCT_CLAT | SB_PCT_LAT);
 	json_close(o, '}');
 }
 
@@ -450,10 +446,9 @@ static void json_depths(const struct json_job *j, struct json_out *o)
 					    "16", "32", ">=64"};
 	static const char *const batch[] = {"0",  "4",	"8",   "16",
 					    "32", "64", ">=64"};
-	static const uint64_t zero[SB_DEPTH_BUCKETS] = {0};
-	const uint64_t *depth = j->v11 ? j->r->depth : zero;
-	const uint64_t *submit = j->v11 ? j->r->submit : zero;
-	const uint64_t *complete = j->v11 ? j->r->complete : zero;
+	const uint64_t *depth = j->r->depth;
+	const uint64_t *submit = j->r->submit;
+	const uint64_t *complete = j->r->complete;
 
 	json_dist(o, "iodepth_level", depth, SB_DEPTH_BUCKETS, level, 0.1,
 		  json_sum(depth, SB_DEPTH_BUCKETS));
@@ -481,7 +476,7 @@ static void json_lat_walk(const struct json_job *j, const struct sb_hist *h,
 			  uint64_t *total)
 {
 	uint64_t lo, hi, n;
-	size_t cursor = 0;
+	uint64_t cursor = 0;
 
 	while (j->host->hist_next(h, &cursor, &lo, &hi, &n)) {
 		uint64_t v = json_bucket_value(lo, hi);
@@ -503,15 +498,15 @@ static void json_latencies(const struct json_job *j, struct json_out *o)
 					    "50",  "100",  "250",  "500",
 					    "750", "1000", "2000", ">=2000"};
 	uint64_t ns[10] = {0}, us[10] = {0}, ms[12] = {0}, total = 0;
-	const struct sb_job_result *r = j->r;
+	const struct sb_view_job *r = j->r;
 
-	if (j->v11 && r->unified != SB_UNIFIED_NONE && r->mixed.clat.hist) {
+	if (r->unified != SB_UNIFIED_NONE && r->mixed.clat.hist) {
 		json_lat_walk(j, r->mixed.clat.hist, ns, us, ms, &total);
 	} else {
 		for (int d = 0; d < SB_DDIR_COUNT; d++) {
-			const struct sb_lat *l = r->dir[d].clat.hist
-							 ? &r->dir[d].clat
-							 : &r->dir[d].lat;
+			const struct sb_view_lat *l = r->dir[d].clat.hist
+							      ? &r->dir[d].clat
+							      : &r->dir[d].lat;
 
 			if (l->hist)
 				json_lat_walk(j, l->hist, ns, us, ms, &total);
@@ -525,21 +520,21 @@ static void json_latencies(const struct json_job *j, struct json_out *o)
 /* storbench's own figures for the job, under a key fio does not use. */
 static void json_own(const struct json_job *j, struct json_out *o)
 {
-	const struct sb_job_result *r = j->r;
+	const struct sb_view_job *r = j->r;
 
 	json_open(o, "storbench", '{');
 	json_str(o, "engine", r->engine);
 	json_u64(o, "numjobs", r->numjobs);
-	if (j->v11 && r->clone != SB_ALL_CLONES)
+	if (r->clone != SB_ALL_CLONES)
 		json_u64(o, "clone", r->clone);
 	else
 		json_null(o, "clone"); /* all clones, merged */
-	json_u64(o, "group_reporting", j->v11 && r->group_reporting);
-	json_dbl(o, "host_cpu", j->v11 ? r->host_cpu : 0.0);
-	json_dbl(o, "cpu_efficiency", j->v11 ? r->cpu_efficiency : 0.0);
-	json_u64(o, "errors", j->v11 ? r->total_errors : 0);
+	json_u64(o, "group_reporting", r->group_reporting);
+	json_dbl(o, "host_cpu", r->host_cpu);
+	json_dbl(o, "cpu_efficiency", r->cpu_efficiency);
+	json_u64(o, "errors", r->total_errors);
 	json_str(o, "error_message", r->errmsg);
-	json_i64(o, "job_start_ms", j->v11 ? r->start_unix_ms : 0);
+	json_i64(o, "job_start_ms", r->start_unix_ms);
 	json_open(o, "facts", '{');
 	for (size_t i = 0; r->facts && i < r->nfacts; i++)
 		json_str(o, r->facts[i].key, r->facts[i].value);
@@ -549,23 +544,18 @@ static void json_own(const struct json_job *j, struct json_out *o)
 
 /* The group's aggregate bandwidth in bytes/s for one direction (d < 0:
  * mixed): fio's rs->agg, its bytes over its longest runtime. */
-static double json_group_bps(const struct sb_run_result *res, unsigned group,
+static double json_group_bps(const struct sb_view_run *res, unsigned group,
 			     int d)
 {
 	uint64_t bytes = 0, rt = 0;
 
 	for (unsigned i = 0; i < res->njobs; i++) {
-		const struct sb_job_result *r = res->jobs[i];
-		const struct sb_dir_stats *s;
+		const struct sb_view_job *r = res->jobs[i];
+		const struct sb_view_dir *s;
 
 		if (!r || r->groupid != group)
 			continue;
-		if (d >= 0)
-			s = &r->dir[d];
-		else if (SB_HAS_FIELD(r, total_errors))
-			s = &r->mixed;
-		else
-			continue;
+		s = d >= 0 ? &r->dir[d] : &r->mixed;
 		bytes += s->bytes;
 		if (s->runtime_ns > rt)
 			rt = s->runtime_ns;
@@ -574,30 +564,23 @@ static double json_group_bps(const struct sb_run_result *res, unsigned group,
 }
 
 static void json_job(const struct json_opts *opts, const struct sb_host *host,
-		     struct json_out *o, const struct sb_run_result *res,
-		     const struct sb_job_result *r, uint64_t elapsed_s)
+		     struct json_out *o, const struct sb_view_run *res,
+		     const struct sb_view_job *r, uint64_t elapsed_s)
 {
-	/* The ABI 1.1 fields came as one block: the last one stands for
-	 * all of them. */
 	struct json_job j = {
 		.host = host,
 		.r = r,
-		.v11 = SB_HAS_FIELD(r, total_errors),
 		.plus = opts->plus,
-		.pct_flags = SB_PCT_CLAT, /* fio's default */
+		.pct_flags = r->pct_flags,
 		.pcts = json_default_pcts,
 		.npcts = sizeof(json_default_pcts) /
 			 sizeof(json_default_pcts[0]),
 	};
-	int unified = SB_UNIFIED_NONE;
+	int unified = (int)r->unified;
 
-	if (j.v11) {
-		j.pct_flags = r->pct_flags;
-		if (r->percentiles && r->npercentiles) {
-			j.pcts = r->percentiles;
-			j.npcts = r->npercentiles;
-		}
-		unified = r->unified;
+	if (r->percentiles && r->npercentiles) {
+		j.pcts = r->percentiles;
+		j.npcts = r->npercentiles;
 	}
 
 	json_open(o, NULL, '{');
@@ -609,15 +592,13 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 	json_u64(o, "elapsed", elapsed_s);
 	/* fio lists the options the job set, as written. */
 	json_open(o, "job options", '{');
-	for (size_t k = 0; SB_HAS_FIELD(r, noptions) && k < r->noptions; k++)
+	for (size_t k = 0; k < r->noptions; k++)
 		json_str(o, r->options[k].key, r->options[k].value);
 	json_close(o, '}');
 	if (unified != SB_UNIFIED_MIXED) {
-		const struct sb_dir_more *more = j.v11 ? r->more : NULL;
-
 		for (int d = 0; d < SB_DDIR_COUNT; d++)
 			json_dir(&j, o, json_dir_names[d], &r->dir[d],
-				 more ? &more[d] : NULL,
+				 &r->more[d],
 				 json_group_bps(res, r->groupid, d));
 		json_sync(&j, o, r);
 	}
@@ -634,22 +615,19 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 	json_latencies(&j, o);
 	/* fio adds these with continue_on_error, the only way a job counts
 	 * errors past its first. */
-	if (j.v11 && (r->total_errors || (SB_HAS_FIELD(r, continue_on_error) &&
-					  r->continue_on_error))) {
-		int first = SB_HAS_FIELD(r, first_error) && r->first_error
-				    ? r->first_error
-				    : r->error;
+	if (r->total_errors || r->continue_on_error) {
+		int first = r->first_error ? r->first_error : r->error;
 
 		json_u64(o, "total_err", r->total_errors);
 		json_i64(o, "first_error", first < 0 ? -(int64_t)first : first);
 	}
 	/* latency_target is not supported: fio's values for a job without
 	 * it, where latency_depth is the job's iodepth. */
-	json_u64(o, "latency_depth", SB_HAS_FIELD(r, iodepth) ? r->iodepth : 0);
+	json_u64(o, "latency_depth", r->iodepth);
 	json_u64(o, "latency_target", 0);
 	json_dbl(o, "latency_percentile", 100.0);
 	json_u64(o, "latency_window", 0);
-	if (j.v11 && r->description && *r->description)
+	if (r->description && *r->description)
 		json_str(o, "desc", r->description);
 	json_own(&j, o);
 	json_close(o, '}');
@@ -657,13 +635,13 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 
 /* ---- the document --------------------------------------------------- */
 
-static void json_disks(struct json_out *o, const struct sb_run_result *res)
+static void json_disks(struct json_out *o, const struct sb_view_run *res)
 {
-	if (!SB_HAS_FIELD(res, ndisks) || !res->disks || !res->ndisks)
+	if (!res->disks || !res->ndisks)
 		return; /* fio too leaves disk_util out without disks */
 	json_open(o, "disk_util", '[');
 	for (size_t i = 0; i < res->ndisks; i++) {
-		const struct sb_disk *d = &res->disks[i];
+		const struct sb_view_disk *d = &res->disks[i];
 		double util = isfinite(d->util) ? d->util : 0.0;
 
 		json_open(o, NULL, '{');
@@ -689,7 +667,7 @@ static void json_disks(struct json_out *o, const struct sb_run_result *res)
 }
 
 static void json_document(struct sb_env *env, struct json_out *o,
-			  const struct sb_run_result *res)
+			  const struct sb_view_run *res)
 {
 	const struct json_state *st = env->state;
 	const struct json_opts *opts = env->opts;
@@ -728,10 +706,8 @@ static void json_document(struct sb_env *env, struct json_out *o,
 	json_disks(o, res);
 	json_open(o, "storbench", '{');
 	json_str(o, "hostname", st->hostname);
-	json_dbl(o, "host_usr",
-		 SB_HAS_FIELD(res, host_usr) ? res->host_usr : 0.0);
-	json_dbl(o, "host_sys",
-		 SB_HAS_FIELD(res, host_sys) ? res->host_sys : 0.0);
+	json_dbl(o, "host_usr", res->host_usr);
+	json_dbl(o, "host_sys", res->host_sys);
 	json_i64(o, "error",
 		 res->error < 0 ? -(int64_t)res->error : res->error);
 	json_close(o, '}');
@@ -753,7 +729,7 @@ static int json_open_hook(struct sb_env *env, const struct sb_run_info *run)
 	return 0;
 }
 
-static int json_run_end(struct sb_env *env, const struct sb_run_result *res)
+static int json_run_end_view(struct sb_env *env, const struct sb_view_run *res)
 {
 	struct json_out o = {0};
 	int rc;
@@ -783,6 +759,11 @@ static const struct sb_option json_options[] = {
 	SB_OPTION_END,
 };
 
+static int json_run_end(struct sb_env *env, const struct sb_run *run)
+{
+	return sb_view_run_call(env, run, json_run_end_view);
+}
+
 static const struct sb_reporter_ops json_ops = {
 	.size = sizeof(struct sb_reporter_ops),
 	.state_size = sizeof(struct json_state),
@@ -790,16 +771,7 @@ static const struct sb_reporter_ops json_ops = {
 	.run_end = json_run_end,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_REPORTER,
-	.name = "json",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
+SB_PLUGIN_DEFINE(
+	json, SB_KIND_REPORTER, &json_ops, .license = "MIT",
 	.description = "fio 3.33's JSON report (json, and json+ with plus=1)",
-	.options = json_options,
-	.options_size = sizeof(struct json_opts),
-	.ops = &json_ops,
-};
+	.options = json_options, .options_size = sizeof(struct json_opts));

@@ -18,6 +18,7 @@
 
 #include <storbench/json.h>
 #include <storbench/reporter.h>
+#include <storbench/result_view.h>
 
 #include "../common/sb_linebuf.h"
 #include "../common/sb_seen.h"
@@ -174,12 +175,12 @@ static void jsonl_period_dir(struct sb_linebuf *b, const char *key,
 	jsonl_num(b, "bw_bytes", secs > 0 ? (double)bytes / secs : 0);
 }
 
-static int jsonl_interval(struct sb_env *env, const struct sb_interval *iv)
+static int jsonl_interval_view(struct sb_env *env,
+			       const struct sb_view_period *iv)
 {
 	struct jsonl_state *st = env->state;
 	double secs = (double)iv->period_ns / 1e9;
-	int has_jobs = SB_HAS_FIELD(iv, unix_ms) && iv->jobs;
-	int64_t now = has_jobs && iv->unix_ms ? iv->unix_ms : jsonl_now_ms();
+	int64_t now = iv->unix_ms ? iv->unix_ms : jsonl_now_ms();
 	struct sb_linebuf b = {0};
 	int rc;
 
@@ -204,8 +205,8 @@ static int jsonl_interval(struct sb_env *env, const struct sb_interval *iv)
 	}
 	jsonl_key(&b, "jobs");
 	sb_linebuf_add(&b, "[");
-	for (size_t i = 0; has_jobs && i < iv->njobs; i++) {
-		const struct sb_interval_job *j = &iv->jobs[i];
+	for (size_t i = 0; i < iv->njobs; i++) {
+		const struct sb_view_share *j = &iv->jobs[i];
 		const char *name = j->name ? j->name : "";
 		struct sb_seen_job *e = sb_seen_get(&st->seen, iv->jobs, i);
 
@@ -242,7 +243,7 @@ static int jsonl_interval(struct sb_env *env, const struct sb_interval *iv)
 }
 
 static void jsonl_samples(struct sb_linebuf *b, const char *key,
-			  const struct sb_samples *s)
+			  const struct sb_view_samples *s)
 {
 	jsonl_open_obj(b, key);
 	jsonl_u64(b, "n", s->n);
@@ -257,8 +258,8 @@ static void jsonl_samples(struct sb_linebuf *b, const char *key,
  * (fio's clat_percentiles, lat_percentiles, slat_percentiles), keyed as
  * fio's JSON keys them ("99.900000"). Nothing when not measured. */
 static void jsonl_lat(struct sb_env *env, struct sb_linebuf *b, const char *key,
-		      const struct sb_lat *l, int pcts,
-		      const struct sb_job_result *r)
+		      const struct sb_view_lat *l, int pcts,
+		      const struct sb_view_job *r)
 {
 	const double *list = jsonl_default_pcts;
 	size_t n = sizeof(jsonl_default_pcts) / sizeof(double);
@@ -291,9 +292,9 @@ static void jsonl_lat(struct sb_env *env, struct sb_linebuf *b, const char *key,
 }
 
 static void jsonl_job_dir(struct sb_env *env, struct sb_linebuf *b,
-			  const char *key, const struct sb_job_result *r,
-			  const struct sb_dir_stats *s,
-			  const struct sb_dir_more *m)
+			  const char *key, const struct sb_view_job *r,
+			  const struct sb_view_dir *s,
+			  const struct sb_view_more *m)
 {
 	double secs = (double)s->runtime_ns / 1e9;
 
@@ -314,29 +315,18 @@ static void jsonl_job_dir(struct sb_env *env, struct sb_linebuf *b,
 	sb_linebuf_add(b, "}");
 }
 
-static int jsonl_used(const struct sb_dir_stats *s)
+static int jsonl_used(const struct sb_view_dir *s)
 {
 	return s->ios || s->bytes || s->errors;
 }
 
-/* A result as this plugin was compiled to see it, fields the host did not
- * fill (an older minor) reading as zero. */
-static void jsonl_view(const struct sb_job_result *in,
-		       struct sb_job_result *out)
+static int jsonl_job_end_view(struct sb_env *env, const struct sb_view_job *in)
 {
-	size_t n = in->size < sizeof(*out) ? in->size : sizeof(*out);
-
-	memset(out, 0, sizeof(*out));
-	memcpy(out, in, n);
-}
-
-static int jsonl_job_end(struct sb_env *env, const struct sb_job_result *in)
-{
-	struct sb_job_result r;
+	struct sb_view_job r;
 	struct sb_linebuf b = {0};
 	int rc;
 
-	jsonl_view(in, &r);
+	r = *in;
 	sb_linebuf_add(&b, "{");
 	jsonl_text(&b, "type", "job");
 	jsonl_i64(&b, "time_ms", jsonl_now_ms());
@@ -361,8 +351,7 @@ static int jsonl_job_end(struct sb_env *env, const struct sb_job_result *in)
 		for (int d = 0; d < SB_DDIR_COUNT; d++)
 			if (jsonl_used(&r.dir[d]))
 				jsonl_job_dir(env, &b, jsonl_dir_names[d], &r,
-					      &r.dir[d],
-					      r.more ? &r.more[d] : NULL);
+					      &r.dir[d], &r.more[d]);
 	if (r.unified != SB_UNIFIED_NONE && jsonl_used(&r.mixed))
 		jsonl_job_dir(env, &b, "mixed", &r, &r.mixed, &r.mixed_more);
 	jsonl_num(&b, "usr_cpu", r.usr_cpu);
@@ -384,7 +373,7 @@ static int jsonl_job_end(struct sb_env *env, const struct sb_job_result *in)
 	return rc;
 }
 
-static int jsonl_run_end(struct sb_env *env, const struct sb_run_result *res)
+static int jsonl_run_end_view(struct sb_env *env, const struct sb_view_run *res)
 {
 	uint64_t ios[SB_DDIR_COUNT] = {0}, bytes[SB_DDIR_COUNT] = {0};
 	struct sb_linebuf b = {0};
@@ -408,31 +397,29 @@ static int jsonl_run_end(struct sb_env *env, const struct sb_run_result *res)
 		jsonl_u64(&b, "bytes", bytes[d]);
 		sb_linebuf_add(&b, "}");
 	}
-	if (SB_HAS_FIELD(res, ndisks)) {
-		jsonl_num(&b, "host_usr", res->host_usr);
-		jsonl_num(&b, "host_sys", res->host_sys);
-		jsonl_key(&b, "disks");
-		sb_linebuf_add(&b, "[");
-		for (size_t i = 0; res->disks && i < res->ndisks; i++) {
-			const struct sb_disk *k = &res->disks[i];
+	jsonl_num(&b, "host_usr", res->host_usr);
+	jsonl_num(&b, "host_sys", res->host_sys);
+	jsonl_key(&b, "disks");
+	sb_linebuf_add(&b, "[");
+	for (size_t i = 0; res->disks && i < res->ndisks; i++) {
+		const struct sb_view_disk *k = &res->disks[i];
 
-			sb_linebuf_add(&b, i ? ",{" : "{");
-			jsonl_text(&b, "name", k->name);
-			jsonl_u64(&b, "read_ios", k->ios[0]);
-			jsonl_u64(&b, "write_ios", k->ios[1]);
-			jsonl_u64(&b, "read_merges", k->merges[0]);
-			jsonl_u64(&b, "write_merges", k->merges[1]);
-			jsonl_u64(&b, "read_sectors", k->sectors[0]);
-			jsonl_u64(&b, "write_sectors", k->sectors[1]);
-			jsonl_u64(&b, "read_ticks_ms", k->ticks_ms[0]);
-			jsonl_u64(&b, "write_ticks_ms", k->ticks_ms[1]);
-			jsonl_u64(&b, "io_ticks_ms", k->io_ticks_ms);
-			jsonl_u64(&b, "in_queue_ms", k->in_queue_ms);
-			jsonl_num(&b, "util", k->util);
-			sb_linebuf_add(&b, "}");
-		}
-		sb_linebuf_add(&b, "]");
+		sb_linebuf_add(&b, i ? ",{" : "{");
+		jsonl_text(&b, "name", k->name);
+		jsonl_u64(&b, "read_ios", k->ios[0]);
+		jsonl_u64(&b, "write_ios", k->ios[1]);
+		jsonl_u64(&b, "read_merges", k->merges[0]);
+		jsonl_u64(&b, "write_merges", k->merges[1]);
+		jsonl_u64(&b, "read_sectors", k->sectors[0]);
+		jsonl_u64(&b, "write_sectors", k->sectors[1]);
+		jsonl_u64(&b, "read_ticks_ms", k->ticks_ms[0]);
+		jsonl_u64(&b, "write_ticks_ms", k->ticks_ms[1]);
+		jsonl_u64(&b, "io_ticks_ms", k->io_ticks_ms);
+		jsonl_u64(&b, "in_queue_ms", k->in_queue_ms);
+		jsonl_num(&b, "util", k->util);
+		sb_linebuf_add(&b, "}");
 	}
+	sb_linebuf_add(&b, "]");
 	sb_linebuf_add(&b, "}");
 	rc = jsonl_emit(env, &b);
 	sb_linebuf_free(&b);
@@ -446,6 +433,21 @@ static void jsonl_close(struct sb_env *env)
 	sb_seen_free(&st->seen);
 }
 
+static int jsonl_run_end(struct sb_env *env, const struct sb_run *run)
+{
+	return sb_view_run_call(env, run, jsonl_run_end_view);
+}
+
+static int jsonl_job_end(struct sb_env *env, const struct sb_result *res)
+{
+	return sb_view_job_call(env, res, jsonl_job_end_view);
+}
+
+static int jsonl_interval(struct sb_env *env, const struct sb_period *period)
+{
+	return sb_view_period_call(env, period, jsonl_interval_view);
+}
+
 static const struct sb_reporter_ops jsonl_ops = {
 	.size = sizeof(struct sb_reporter_ops),
 	.state_size = sizeof(struct jsonl_state),
@@ -456,15 +458,7 @@ static const struct sb_reporter_ops jsonl_ops = {
 	.close = jsonl_close,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_REPORTER,
-	.name = "jsonl",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
-	.description = "JSON Lines, live: an object per period, per job and "
-		       "at the end",
-	.ops = &jsonl_ops,
-};
+SB_PLUGIN_DEFINE(jsonl, SB_KIND_REPORTER, &jsonl_ops, .license = "MIT",
+		 .description =
+			 "JSON Lines, live: an object per period, per job and "
+			 "at the end");

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <storbench/reporter.h>
+#include <storbench/result_view.h>
 #include <storbench/text.h>
 
 static const char *const normal_dir_lower[] = {"read", "write", "trim",
@@ -33,7 +34,7 @@ static const char *const normal_dir_upper[] = {"   READ", "  WRITE", "   TRIM",
 /* Index of the unified ("mixed") direction next to the real ones. */
 #define NORMAL_MIXED SB_DDIR_COUNT
 
-/* fio's default percentile_list, for a host before ABI 1.1. */
+/* fio's default percentile_list, for a result that carries none. */
 static const double normal_default_pct[] = {1,	5,    10,   20,	   30,	 40,
 					    50, 60,   70,   80,	   90,	 95,
 					    99, 99.5, 99.9, 99.95, 99.99};
@@ -85,50 +86,44 @@ static const char *normal_text(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-/* ABI 1.1 fields, with what a 1.0 host means by their absence. */
-
-static unsigned normal_clone(const struct sb_job_result *r)
+static unsigned normal_clone(const struct sb_view_job *r)
 {
-	return SB_HAS_FIELD(r, clone) ? r->clone : SB_ALL_CLONES;
+	return r->clone;
 }
 
-static int normal_unified(const struct sb_job_result *r)
+static int normal_unified(const struct sb_view_job *r)
 {
-	return SB_HAS_FIELD(r, unified) ? r->unified : SB_UNIFIED_NONE;
+	return (int)r->unified;
 }
 
 /* Direction d of r, NORMAL_MIXED for the unified one; NULL if absent. */
-static const struct sb_dir_stats *normal_stats(const struct sb_job_result *r,
-					       int d)
+static const struct sb_view_dir *normal_stats(const struct sb_view_job *r,
+					      int d)
 {
 	if (d < SB_DDIR_COUNT)
 		return &r->dir[d];
-	if (SB_HAS_FIELD(r, mixed) && normal_unified(r) != SB_UNIFIED_NONE)
+	if (normal_unified(r) != SB_UNIFIED_NONE)
 		return &r->mixed;
 	return NULL;
 }
 
-static const struct sb_dir_more *normal_more(const struct sb_job_result *r,
-					     int d)
+static const struct sb_view_more *normal_more(const struct sb_view_job *r,
+					      int d)
 {
-	const struct sb_dir_more *m = NULL;
-
-	if (d < SB_DDIR_COUNT && SB_HAS_FIELD(r, more) && r->more)
-		m = &r->more[d];
-	else if (d == NORMAL_MIXED && SB_HAS_FIELD(r, mixed_more))
-		m = &r->mixed_more;
-	return m && SB_HAS_FIELD(m, iops) ? m : NULL;
+	if (d < SB_DDIR_COUNT)
+		return &r->more[d];
+	return d == NORMAL_MIXED ? &r->mixed_more : NULL;
 }
 
 /* Whether direction d is reported at all: it moved data or failed. */
-static int normal_active(const struct sb_dir_stats *s)
+static int normal_active(const struct sb_view_dir *s)
 {
 	return s && (s->ios || s->bytes || s->errors);
 }
 
 /* The directions a result prints, as fio's unified_rw_reporting says:
  * the real ones, the mixed one, or both. */
-static int normal_shows(const struct sb_job_result *r, int d)
+static int normal_shows(const struct sb_view_job *r, int d)
 {
 	int u = normal_unified(r);
 
@@ -146,9 +141,9 @@ struct normal_unit {
 	int bw_mib;
 };
 
-static void normal_unit_max(const struct sb_dir_stats *s, double *max)
+static void normal_unit_max(const struct sb_view_dir *s, double *max)
 {
-	const struct sb_lat *l[] = {&s->slat, &s->clat, &s->lat};
+	const struct sb_view_lat *l[] = {&s->slat, &s->clat, &s->lat};
 
 	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++)
 		if (l[i]->n && l[i]->mean_ns > *max)
@@ -158,12 +153,12 @@ static void normal_unit_max(const struct sb_dir_stats *s, double *max)
 /* One unit for all latency lines of a job, chosen by the largest mean, so
  * typical values keep their digits and a rare slow I/O shows as a big
  * number rather than turning every average into 0. */
-static struct normal_unit normal_lat_unit(const struct sb_job_result *r)
+static struct normal_unit normal_lat_unit(const struct sb_view_job *r)
 {
 	double max = 0;
 
 	for (int d = 0; d <= NORMAL_MIXED; d++) {
-		const struct sb_dir_stats *s = normal_stats(r, d);
+		const struct sb_view_dir *s = normal_stats(r, d);
 
 		if (s)
 			normal_unit_max(s, &max);
@@ -176,10 +171,10 @@ static struct normal_unit normal_lat_unit(const struct sb_job_result *r)
 }
 
 /* fio's switch to MiB/s: a mean above 1 GiB/s, here in any direction. */
-static int normal_bw_mib(const struct sb_job_result *r)
+static int normal_bw_mib(const struct sb_view_job *r)
 {
 	for (int d = 0; d <= NORMAL_MIXED; d++) {
-		const struct sb_dir_more *m = normal_more(r, d);
+		const struct sb_view_more *m = normal_more(r, d);
 
 		if (m && m->bw.n && m->bw.mean / 1024 > 1024.0 * 1024)
 			return 1;
@@ -196,14 +191,14 @@ struct normal_gsum {
 	unsigned n;
 };
 
-static void normal_group_dir(const struct sb_run_result *res, unsigned g, int d,
+static void normal_group_dir(const struct sb_view_run *res, unsigned g, int d,
 			     struct normal_gsum *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->rt_min = UINT64_MAX;
 	for (unsigned i = 0; i < res->njobs; i++) {
-		const struct sb_job_result *r = res->jobs[i];
-		const struct sb_dir_stats *st = normal_stats(r, d);
+		const struct sb_view_job *r = res->jobs[i];
+		const struct sb_view_dir *st = normal_stats(r, d);
 		double bw;
 
 		if (r->groupid != g || !st || !st->runtime_ns || !st->bytes)
@@ -229,7 +224,7 @@ static double normal_group_bw(const struct normal_gsum *s)
 }
 
 static void normal_lat_line(struct sb_env *env, const char *label,
-			    const struct sb_lat *l, struct normal_unit u)
+			    const struct sb_view_lat *l, struct normal_unit u)
 {
 	if (!l->n)
 		return;
@@ -265,8 +260,9 @@ static int normal_pct_precision(const double *p, size_t n)
 
 /* A percentile in the job's unit, rounded up as fio rounds its scaled
  * values, so a bracket never shows less than the latency it stands for. */
-static uint64_t normal_pct_value(struct sb_env *env, const struct sb_lat *l,
-				 double pct, struct normal_unit u)
+static uint64_t normal_pct_value(struct sb_env *env,
+				 const struct sb_view_lat *l, double pct,
+				 struct normal_unit u)
 {
 	uint64_t ns = env->host->hist_percentile(l->hist, pct);
 
@@ -276,9 +272,8 @@ static uint64_t normal_pct_value(struct sb_env *env, const struct sb_lat *l,
 /* fio's show_clat_percentiles: " 1.00th=[   10]," rows as wide as the
  * largest value needs, as many per row as fit 80 columns. */
 static void normal_pct_block(struct sb_env *env, const char *label,
-			     const struct sb_lat *l,
-			     const struct sb_job_result *r,
-			     struct normal_unit u)
+			     const struct sb_view_lat *l,
+			     const struct sb_view_job *r, struct normal_unit u)
 {
 	const double *p = normal_default_pct;
 	size_t n = sizeof(normal_default_pct) / sizeof(normal_default_pct[0]);
@@ -287,8 +282,7 @@ static void normal_pct_block(struct sb_env *env, const char *label,
 
 	if (!l->n || !l->hist)
 		return;
-	if (SB_HAS_FIELD(r, npercentiles) && r->percentiles &&
-	    r->npercentiles) {
+	if (r->percentiles && r->npercentiles) {
 		p = r->percentiles;
 		n = r->npercentiles;
 	}
@@ -324,10 +318,10 @@ static void normal_pct_block(struct sb_env *env, const char *label,
 /* fio's bw and iops lines, from the per-period samples: bw in KiB/s, or
  * MiB/s for the whole job when any direction averages over 1 GiB/s (fio
  * decides per line); per= is the mean's share of the group's bandwidth. */
-static void normal_samples(struct sb_env *env, const struct sb_dir_more *m,
+static void normal_samples(struct sb_env *env, const struct sb_view_more *m,
 			   double group_bw, int bw_mib)
 {
-	const struct sb_samples *b = &m->bw, *i = &m->iops;
+	const struct sb_view_samples *b = &m->bw, *i = &m->iops;
 
 	if (b->n) {
 		double div = bw_mib ? 1024.0 * 1024 : 1024, per = 100;
@@ -355,18 +349,16 @@ static void normal_samples(struct sb_env *env, const struct sb_dir_more *m,
 			     (unsigned long long)i->n);
 }
 
-static unsigned normal_pct_flags(const struct sb_job_result *r)
+static unsigned normal_pct_flags(const struct sb_view_job *r)
 {
-	/* A 1.0 host has no percentile options: fio's default. */
-	return SB_HAS_FIELD(r, pct_flags) ? r->pct_flags : SB_PCT_CLAT;
+	return r->pct_flags;
 }
 
-static void normal_dir(struct sb_env *env, const struct sb_run_result *res,
-		       const struct sb_job_result *r, int d,
-		       struct normal_unit u)
+static void normal_dir(struct sb_env *env, const struct sb_view_run *res,
+		       const struct sb_view_job *r, int d, struct normal_unit u)
 {
-	const struct sb_dir_stats *s = normal_stats(r, d);
-	const struct sb_dir_more *m = normal_more(r, d);
+	const struct sb_view_dir *s = normal_stats(r, d);
+	const struct sb_view_more *m = normal_more(r, d);
 	unsigned flags = normal_pct_flags(r);
 	double secs = (double)s->runtime_ns / 1e9;
 	double iops = secs > 0 ? (double)s->ios / secs : 0;
@@ -431,7 +423,7 @@ static void normal_latdist_add(struct sb_env *env, struct normal_latdist *ld,
 			       const struct sb_hist *h)
 {
 	uint64_t lo, hi, count;
-	size_t cur = 0;
+	uint64_t cur = 0;
 
 	while (env->host->hist_next(h, &cur, &lo, &hi, &count)) {
 		uint64_t v = hi == UINT64_MAX ? lo : lo + (hi - lo) / 2;
@@ -479,7 +471,7 @@ static void normal_lat_buckets(struct sb_env *env, const char *unit,
 /* fio's "lat (nsec)/(usec)/(msec)" lines: completion latency of every
  * direction together, as fio buckets it (total latency where completion
  * latency was not measured). */
-static void normal_latencies(struct sb_env *env, const struct sb_job_result *r)
+static void normal_latencies(struct sb_env *env, const struct sb_view_job *r)
 {
 	struct normal_latdist ld;
 
@@ -487,7 +479,7 @@ static void normal_latencies(struct sb_env *env, const struct sb_job_result *r)
 	/* The mixed direction holds the others again: only when they hold
 	 * nothing. */
 	for (int d = 0; d <= NORMAL_MIXED; d++) {
-		const struct sb_dir_stats *s = normal_stats(r, d);
+		const struct sb_view_dir *s = normal_stats(r, d);
 
 		if (!s || (d == NORMAL_MIXED && ld.total))
 			continue;
@@ -528,7 +520,7 @@ static const char *const normal_depth_names[] = {"1",  "2",  "4",   "8",
 static const char *const normal_batch_names[] = {"0",  "4",  "8",   "16",
 						 "32", "64", ">=64"};
 
-static void normal_depths(struct sb_env *env, const struct sb_job_result *r)
+static void normal_depths(struct sb_env *env, const struct sb_view_job *r)
 {
 	uint64_t issued[SB_DDIR_COUNT];
 	const char *depth = "1";
@@ -577,12 +569,12 @@ static void normal_depths(struct sb_env *env, const struct sb_job_result *r)
 /* "name: (groupid=0, jobs=1): err=  0: pid=N: <start>": jobs= counts the
  * clones in this result; the pid is storbench's, whose threads ran it;
  * the time is when the job started (fio prints when it reports). */
-static void normal_header(struct sb_env *env, const struct sb_job_result *r)
+static void normal_header(struct sb_env *env, const struct sb_view_job *r)
 {
 	unsigned jobs = normal_clone(r) == SB_ALL_CLONES ? r->numjobs : 1;
 	char when[64] = "", buf[4096];
 
-	if (SB_HAS_FIELD(r, start_unix_ms) && r->start_unix_ms > 0) {
+	if (r->start_unix_ms > 0) {
 		time_t t = (time_t)(r->start_unix_ms / 1000);
 		struct tm tm;
 
@@ -598,13 +590,13 @@ static void normal_header(struct sb_env *env, const struct sb_job_result *r)
 	if (r->error && r->errmsg && *r->errmsg)
 		NORMAL_PRINT(env, "  error: %s\n",
 			     normal_text(r->errmsg, buf, sizeof(buf)));
-	if (SB_HAS_FIELD(r, description) && r->description && *r->description)
+	if (r->description && *r->description)
 		NORMAL_PRINT(env, "  Description  : [%s]\n",
 			     normal_text(r->description, buf, sizeof(buf)));
 }
 
-static void normal_job(struct sb_env *env, const struct sb_run_result *res,
-		       const struct sb_job_result *r)
+static void normal_job(struct sb_env *env, const struct sb_view_run *res,
+		       const struct sb_view_job *r)
 {
 	struct normal_unit u = normal_lat_unit(r);
 	int any = 0;
@@ -625,20 +617,20 @@ static void normal_job(struct sb_env *env, const struct sb_run_result *res,
 		(unsigned long long)r->majflt, (unsigned long long)r->minflt);
 	/* storbench's own: the whole machine's CPU over the job, and the
 	 * IOPS each percent of it bought (Iometer's CPU efficiency). */
-	if (SB_HAS_FIELD(r, cpu_efficiency) && r->host_cpu > 0)
+	if (r->host_cpu > 0)
 		NORMAL_PRINT(env,
 			     "  host cpu     : busy=%.2f%% of all cores, "
 			     "efficiency=%.0f IOPS per %%\n",
 			     r->host_cpu, r->cpu_efficiency);
 	/* A job that never ran (a stop came first) has no distributions. */
-	if (any && SB_HAS_FIELD(r, total_errors))
+	if (any)
 		normal_depths(env, r);
 	for (size_t i = 0; i < r->nfacts; i++)
 		NORMAL_PRINT(env, "  %s: %s\n", r->facts[i].key,
 			     r->facts[i].value);
 }
 
-static int normal_group_unified(const struct sb_run_result *res, unsigned group)
+static int normal_group_unified(const struct sb_view_run *res, unsigned group)
 {
 	for (unsigned i = 0; i < res->njobs; i++)
 		if (res->jobs[i]->groupid == group)
@@ -648,7 +640,7 @@ static int normal_group_unified(const struct sb_run_result *res, unsigned group)
 
 /* fio's show_group_stats: per direction the group's bandwidth, the range
  * of its jobs' bandwidths, the amount, and the range of their runtimes. */
-static void normal_group(struct sb_env *env, const struct sb_run_result *res,
+static void normal_group(struct sb_env *env, const struct sb_view_run *res,
 			 unsigned group)
 {
 	int u = normal_group_unified(res, group);
@@ -686,13 +678,13 @@ static void normal_group(struct sb_env *env, const struct sb_run_result *res,
 }
 
 /* fio 3.33's disk_util lines, from /proc/diskstats over the run. */
-static void normal_disks(struct sb_env *env, const struct sb_run_result *res)
+static void normal_disks(struct sb_env *env, const struct sb_view_run *res)
 {
-	if (!SB_HAS_FIELD(res, ndisks) || !res->disks || !res->ndisks)
+	if (!res->disks || !res->ndisks)
 		return;
 	NORMAL_PRINT(env, "\nDisk stats (read/write):\n");
 	for (size_t i = 0; i < res->ndisks; i++) {
-		const struct sb_disk *k = &res->disks[i];
+		const struct sb_view_disk *k = &res->disks[i];
 
 		NORMAL_PRINT(env,
 			     "  %s: ios=%llu/%llu, merge=%llu/%llu, "
@@ -707,7 +699,7 @@ static void normal_disks(struct sb_env *env, const struct sb_run_result *res)
 	}
 }
 
-static int normal_run_end(struct sb_env *env, const struct sb_run_result *res)
+static int normal_report(struct sb_env *env, const struct sb_view_run *res)
 {
 	unsigned last = 0;
 
@@ -720,8 +712,7 @@ static int normal_run_end(struct sb_env *env, const struct sb_run_result *res)
 		normal_group(env, res, g);
 	normal_disks(env, res);
 	/* storbench's own, last so fio's sections stay as fio has them. */
-	if (SB_HAS_FIELD(res, host_sys) &&
-	    (res->host_usr > 0 || res->host_sys > 0))
+	if (res->host_usr > 0 || res->host_sys > 0)
 		NORMAL_PRINT(env,
 			     "\nHost cpu (all cores, whole run): usr=%.2f%%, "
 			     "sys=%.2f%%\n",
@@ -729,20 +720,16 @@ static int normal_run_end(struct sb_env *env, const struct sb_run_result *res)
 	return 0;
 }
 
+static int normal_run_end(struct sb_env *env, const struct sb_run *run)
+{
+	return sb_view_run_call(env, run, normal_report);
+}
+
 static const struct sb_reporter_ops normal_ops = {
 	.size = sizeof(struct sb_reporter_ops),
 	.run_end = normal_run_end,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_REPORTER,
-	.name = "normal",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
-	.description = "fio's human-readable report: IOPS, bandwidth, "
-		       "latency, depths, groups, disks",
-	.ops = &normal_ops,
-};
+SB_PLUGIN_DEFINE(normal, SB_KIND_REPORTER, &normal_ops, .license = "MIT",
+		 .description = "fio's human-readable report: IOPS, bandwidth, "
+				"latency, depths, groups, disks");

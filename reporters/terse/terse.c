@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <storbench/reporter.h>
+#include <storbench/result_view.h>
 
 #include "../common/sb_linebuf.h"
 
@@ -66,22 +67,9 @@ static double terse_fin(double v)
 	return isfinite(v) ? v : 0.0;
 }
 
-/* A result as this plugin was compiled to see it: a host's structure may
- * be larger (later minors), never smaller than the ABI the descriptor
- * names, but copying only what the host says it filled keeps every field
- * read here defined whatever the host. */
-static void terse_view(const struct sb_job_result *in,
-		       struct sb_job_result *out)
-{
-	size_t n = in->size < sizeof(*out) ? in->size : sizeof(*out);
-
-	memset(out, 0, sizeof(*out));
-	memcpy(out, in, n);
-}
-
 /* min;max;mean;stddev in microseconds, as fio's calc_lat gives them:
  * whole microseconds for the extremes, all zero without samples. */
-static void terse_lat(struct sb_linebuf *b, const struct sb_lat *l)
+static void terse_lat(struct sb_linebuf *b, const struct sb_view_lat *l)
 {
 	if (!l->n) {
 		sb_linebuf_add(b, ";0;0;0.000000;0.000000");
@@ -97,10 +85,9 @@ static void terse_lat(struct sb_linebuf *b, const struct sb_lat *l)
 /* The percentile fields: fio prints lat's when lat_percentiles is on,
  * else clat's when clat_percentiles is, else none; always 20 fields. */
 static void terse_pcts(struct sb_env *env, struct sb_linebuf *b,
-		       const struct sb_job_result *r,
-		       const struct sb_dir_stats *s)
+		       const struct sb_view_job *r, const struct sb_view_dir *s)
 {
-	const struct sb_lat *l = NULL;
+	const struct sb_view_lat *l = NULL;
 	const double *list = terse_default_pcts;
 	size_t n = sizeof(terse_default_pcts) / sizeof(terse_default_pcts[0]);
 
@@ -132,7 +119,7 @@ static void terse_pcts(struct sb_env *env, struct sb_linebuf *b,
 
 /* bw min;max;percent of the group's aggregate;mean;stddev, in KiB/s as
  * fio's bw_stat samples are. agg_kib is the group's bandwidth in KiB/s. */
-static void terse_bw(struct sb_linebuf *b, const struct sb_samples *bw,
+static void terse_bw(struct sb_linebuf *b, const struct sb_view_samples *bw,
 		     double agg_kib)
 {
 	double pct = 100.0, mean = terse_fin(bw->mean) / 1024.0;
@@ -154,11 +141,10 @@ static void terse_bw(struct sb_linebuf *b, const struct sb_samples *bw,
 
 /* One direction's 41 fields (fio's show_ddir_status_terse, version 3). */
 static void terse_dir(struct sb_env *env, struct sb_linebuf *b,
-		      const struct sb_job_result *r,
-		      const struct sb_dir_stats *s, const struct sb_dir_more *m,
-		      double agg_kib)
+		      const struct sb_view_job *r, const struct sb_view_dir *s,
+		      const struct sb_view_more *m, double agg_kib)
 {
-	static const struct sb_samples none;
+	static const struct sb_view_samples none;
 	double secs = (double)s->runtime_ns / 1e9;
 	unsigned long long bw = 0, iops = 0;
 
@@ -182,16 +168,16 @@ static void terse_dir(struct sb_env *env, struct sb_linebuf *b,
 /* A group's aggregate bandwidth in a direction (d < 0: mixed), in whole
  * KiB/s: its jobs' bytes over its longest runtime, as fio's group
  * statistics compute it. */
-static double terse_agg_kib(const struct sb_run_result *res, unsigned group,
+static double terse_agg_kib(const struct sb_view_run *res, unsigned group,
 			    int d)
 {
 	uint64_t bytes = 0, rt_max = 0;
 
 	for (unsigned i = 0; i < res->njobs; i++) {
-		struct sb_job_result r;
-		const struct sb_dir_stats *s;
+		struct sb_view_job r;
+		const struct sb_view_dir *s;
 
-		terse_view(res->jobs[i], &r);
+		r = *res->jobs[i];
 		if (r.groupid != group)
 			continue;
 		s = d < 0 ? &r.mixed : &r.dir[d];
@@ -206,7 +192,7 @@ static double terse_agg_kib(const struct sb_run_result *res, unsigned group,
 
 /* fio's stat_calc_dist: percent of all, with a floor of 0.1 for a bucket
  * that is not empty, so rare depths do not read as never. */
-static void terse_depths(struct sb_linebuf *b, const struct sb_job_result *r)
+static void terse_depths(struct sb_linebuf *b, const struct sb_view_job *r)
 {
 	uint64_t total = 0;
 
@@ -228,7 +214,7 @@ static void terse_depths(struct sb_linebuf *b, const struct sb_job_result *r)
  * latency over every direction; the histogram's buckets are narrower than
  * 0.4% of their value, so each goes to the field its middle falls in. */
 static void terse_lat_dist(struct sb_env *env, struct sb_linebuf *b,
-			   const struct sb_job_result *r)
+			   const struct sb_view_job *r)
 {
 	uint64_t counts[TERSE_NLAT] = {0}, total = 0;
 	const struct sb_hist *hists[SB_DDIR_COUNT + 1] = {0};
@@ -242,7 +228,7 @@ static void terse_lat_dist(struct sb_env *env, struct sb_linebuf *b,
 		hists[nh++] = r->mixed.clat.hist;
 	for (size_t h = 0; h < nh; h++) {
 		uint64_t lo, hi, n;
-		size_t cur = 0;
+		uint64_t cur = 0;
 
 		while (env->host->hist_next(hists[h], &cur, &lo, &hi, &n)) {
 			double mid =
@@ -270,17 +256,13 @@ static void terse_lat_dist(struct sb_env *env, struct sb_linebuf *b,
 }
 
 /* fio's disk_util in terse form: every disk on every line. */
-static void terse_disks(struct sb_linebuf *b, const struct sb_run_result *res)
+static void terse_disks(struct sb_linebuf *b, const struct sb_view_run *res)
 {
-	const struct sb_disk *disks = NULL;
-	size_t n = 0;
+	const struct sb_view_disk *disks = res->disks;
+	size_t n = res->ndisks;
 
-	if (SB_HAS_FIELD(res, ndisks)) {
-		disks = res->disks;
-		n = res->ndisks;
-	}
 	for (size_t i = 0; disks && i < n; i++) {
-		const struct sb_disk *k = &disks[i];
+		const struct sb_view_disk *k = &disks[i];
 		double util = terse_fin(k->util);
 
 		if (util > 100.0)
@@ -301,11 +283,9 @@ static void terse_disks(struct sb_linebuf *b, const struct sb_run_result *res)
 }
 
 static void terse_job(struct sb_env *env, struct sb_linebuf *b,
-		      const struct sb_run_result *res,
-		      const struct sb_job_result *r)
+		      const struct sb_view_run *res,
+		      const struct sb_view_job *r)
 {
-	const struct sb_dir_more *more = r->more;
-
 	sb_linebuf_add(b, "3;storbench-%s;", env->host->version);
 	terse_text(b, r->name);
 	sb_linebuf_add(b, ";%u;%d", r->groupid, -r->error);
@@ -315,7 +295,7 @@ static void terse_job(struct sb_env *env, struct sb_linebuf *b,
 	} else {
 		/* Version 3 has no trim fields (versions 4 and 5 do). */
 		for (int d = SB_DDIR_READ; d <= SB_DDIR_WRITE; d++)
-			terse_dir(env, b, r, &r->dir[d], more ? &more[d] : NULL,
+			terse_dir(env, b, r, &r->dir[d], &r->more[d],
 				  terse_agg_kib(res, r->groupid, d));
 		if (r->unified == SB_UNIFIED_BOTH)
 			terse_dir(env, b, r, &r->mixed, &r->mixed_more,
@@ -341,15 +321,15 @@ static void terse_job(struct sb_env *env, struct sb_linebuf *b,
 	sb_linebuf_add(b, "\n");
 }
 
-static int terse_run_end(struct sb_env *env, const struct sb_run_result *res)
+static int terse_run_end_view(struct sb_env *env, const struct sb_view_run *res)
 {
 	struct sb_linebuf b = {0};
 	int rc = 0;
 
 	for (unsigned i = 0; i < res->njobs && !rc; i++) {
-		struct sb_job_result r;
+		struct sb_view_job r;
 
-		terse_view(res->jobs[i], &r);
+		r = *res->jobs[i];
 		b.len = 0;
 		terse_job(env, &b, res, &r);
 		if (b.oom)
@@ -363,19 +343,16 @@ static int terse_run_end(struct sb_env *env, const struct sb_run_result *res)
 	return rc;
 }
 
+static int terse_run_end(struct sb_env *env, const struct sb_run *run)
+{
+	return sb_view_run_call(env, run, terse_run_end_view);
+}
+
 static const struct sb_reporter_ops terse_ops = {
 	.size = sizeof(struct sb_reporter_ops),
 	.run_end = terse_run_end,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_REPORTER,
-	.name = "terse",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
-	.description = "fio's terse format, version 3: one ';' line per job",
-	.ops = &terse_ops,
-};
+SB_PLUGIN_DEFINE(
+	terse, SB_KIND_REPORTER, &terse_ops, .license = "MIT",
+	.description = "fio's terse format, version 3: one ';' line per job");

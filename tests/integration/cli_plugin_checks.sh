@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A plugin's options are checked in the parse phase, not when the job runs:
-# by the option table (ranges, choices, and since ABI 1.2 named values of
+# by the option table (ranges, choices, and named values of
 # an int), and by the plugin's own check hook for what a table cannot say
 # (one option against another). --parse-only finds them; a bad value is bad
 # input (exit 2) named by file:line, or by the option on a command line;

@@ -31,11 +31,8 @@ static int p_queue(struct sb_env *env, struct sb_io *io)
 }
 static const struct sb_engine_ops p_ops = {
 	.size = sizeof(struct sb_engine_ops), .queue = p_queue};
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR, .abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor), .kind = SB_KIND_ENGINE,
-	.name = "p", .version = SB_PLUGIN_VERSION, .license = "MIT",
-	.description = "probe", .ops = &p_ops};
+SB_PLUGIN_DEFINE(p, SB_KIND_ENGINE, &p_ops, .license = "MIT",
+		 .description = "probe");
 C
 
 out=$(cmake -S "$T/src" -B "$T/b" 2>&1)

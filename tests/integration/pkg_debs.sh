@@ -25,7 +25,7 @@ build=$SB_BUILD_DIR
 
 ver_h=$SB_SOURCE_DIR/core/include/storbench/version.h
 MAJOR=$(sed -n 's/^#define SB_ABI_MAJOR \([0-9]*\)/\1/p' "$ver_h")
-ABI=$MAJOR.$(sed -n 's/^#define SB_ABI_MINOR \([0-9]*\)/\1/p' "$ver_h")
+ABI=$MAJOR.$(sed -n 's/^#define SB_ABI_MINOR \([0-9][0-9]*\)$/\1/p' "$ver_h")
 RELEASE=$(sed -n 's/^#define SB_VERSION_STRING "\([0-9.]*\)".*/\1/p' "$ver_h")
 
 need() {

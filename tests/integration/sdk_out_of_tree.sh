@@ -14,7 +14,7 @@ for tool in cmake cc pkg-config; do
 	command -v "$tool" >/dev/null || plan_skip_all "$tool is not installed"
 done
 
-plan 75
+plan 77
 
 # What --list-plugins must show for the skeleton: its project version and
 # the SDK's plugin ABI, read from the sources they come from.
@@ -22,7 +22,7 @@ SKV=$(sed -n 's/^project(storbench-engine-skeleton VERSION \([0-9.]*\).*/\1/p' \
 	"$SB_SOURCE_DIR/plugins/engines/skeleton/CMakeLists.txt")
 ver_h=$SB_SOURCE_DIR/core/include/storbench/version.h
 ABI=$(sed -n 's/^#define SB_ABI_MAJOR \([0-9]*\)/\1/p' "$ver_h").$(sed -n \
-	's/^#define SB_ABI_MINOR \([0-9]*\)/\1/p' "$ver_h")
+	's/^#define SB_ABI_MINOR \([0-9][0-9]*\)$/\1/p' "$ver_h")
 
 # Nothing from the caller's environment may point at another storbench.
 unset STORBENCH_PLUGIN_PATH CMAKE_PREFIX_PATH PKG_CONFIG_PATH
@@ -136,10 +136,19 @@ case $(realpath "$src")/ in
 esac
 
 mkdir -p "$tmp/cc"
+# The plugin's version comes from its build: SB_PLUGIN_DEFINE() will not
+# make a descriptor without one.
+# shellcheck disable=SC2046 # pkg-config's flags are meant to split
+run cc -std=c17 -Wall -Wextra -Werror -shared -fPIC \
+	$(pkg-config --cflags storbench) "$src/skeleton.c" \
+	-o "$tmp/cc/unversioned.so"
+ok "cc without SB_PLUGIN_VERSION does not build skeleton.c" test "$st" -ne 0
+like "$out" "SB_PLUGIN_VERSION is not defined" "and the compiler says why"
 # shellcheck disable=SC2046 # pkg-config's flags are meant to split
 ok "cc builds skeleton.c with pkg-config --cflags storbench" \
 	cc -std=c17 -Wall -Wextra -Werror -shared -fPIC \
-	$(pkg-config --cflags storbench) "$src/skeleton.c" -o "$tmp/cc/skeleton.so"
+	$(pkg-config --cflags storbench) -DSB_PLUGIN_VERSION="\"$SKV\"" \
+	"$src/skeleton.c" -o "$tmp/cc/skeleton.so"
 
 ok "cmake configures the copy with find_package(storbench)" \
 	cmake -S "$src" -B "$tmp/b" -DCMAKE_PREFIX_PATH="$prefix" \

@@ -2,5 +2,5 @@
  * from this host's, so the host must refuse it. */
 #include "sb_test_plugin.h"
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "abi_major",
-	       .ops = &sb_test_engine_ops, .abi_major = SB_ABI_MAJOR + 1);
+SB_TEST_PLUGIN(abi_major, SB_KIND_ENGINE, &sb_test_engine_ops,
+	       .abi_major = SB_ABI_MAJOR + 1);

@@ -2,5 +2,5 @@
  * host does not have yet. */
 #include "sb_test_plugin.h"
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "abi_minor",
-	       .ops = &sb_test_engine_ops, .abi_minor = SB_ABI_MINOR + 1);
+SB_TEST_PLUGIN(abi_minor, SB_KIND_ENGINE, &sb_test_engine_ops,
+	       .abi_minor = SB_ABI_MINOR + 1);

@@ -2,5 +2,5 @@
  * than a newer one. */
 #include "sb_test_plugin.h"
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "abi_old",
-	       .ops = &sb_test_engine_ops, .abi_major = SB_ABI_MAJOR - 1);
+SB_TEST_PLUGIN(abi_old, SB_KIND_ENGINE, &sb_test_engine_ops,
+	       .abi_major = SB_ABI_MAJOR - 1);

@@ -23,5 +23,4 @@ static const struct sb_engine_ops async_ops = {
 	.event = async_event,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "async_no_getevents",
-	       .ops = &async_ops);
+SB_TEST_PLUGIN(async_no_getevents, SB_KIND_ENGINE, &async_ops);

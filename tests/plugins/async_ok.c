@@ -5,5 +5,4 @@
 static const struct sb_engine_ops async_ok_ops = SB_TEST_ASYNC_OPS(
 	sb_test_async_queue, sb_test_async_getevents, sb_test_async_event);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "async_ok",
-	       .ops = &async_ok_ops);
+SB_TEST_PLUGIN(async_ok, SB_KIND_ENGINE, &async_ok_ops);

@@ -1,5 +1,5 @@
 /* A name that cannot be written in a job file or a file name. */
 #include "sb_test_plugin.h"
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "Bad Name",
-	       .ops = &sb_test_engine_ops);
+SB_TEST_PLUGIN(bad_name, SB_KIND_ENGINE, &sb_test_engine_ops,
+	       .name = "Bad Name");

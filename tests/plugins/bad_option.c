@@ -14,6 +14,6 @@ static const struct sb_option bad_option_options[] = {
 	SB_OPTION_END,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "bad_option",
-	       .ops = &sb_test_engine_ops, .options = bad_option_options,
+SB_TEST_PLUGIN(bad_option, SB_KIND_ENGINE, &sb_test_engine_ops,
+	       .options = bad_option_options,
 	       .options_size = sizeof(struct bad_option_opts));

@@ -11,5 +11,4 @@ static int busy_idle_queue(struct sb_env *env, struct sb_io *io)
 static const struct sb_engine_ops busy_idle_ops =
 	SB_TEST_COUNTING_OPS(busy_idle_queue);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "busy_idle",
-	       .ops = &busy_idle_ops);
+SB_TEST_PLUGIN(busy_idle, SB_KIND_ENGINE, &busy_idle_ops);

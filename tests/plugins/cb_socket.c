@@ -423,6 +423,5 @@ static const struct sb_engine_ops cb_ops = {
 	.cancel = cb_cancel,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "cb_socket",
-	       .options = cb_options, .options_size = sizeof(struct cb_opts),
-	       .ops = &cb_ops);
+SB_TEST_PLUGIN(cb_socket, SB_KIND_ENGINE, &cb_ops, .options = cb_options,
+	       .options_size = sizeof(struct cb_opts));

@@ -1,6 +1,6 @@
 /*
  * An engine whose options only make sense together, checked by its check
- * hook when the job is parsed (ABI 1.2): check_lo must not exceed
+ * hook when the job is parsed: check_lo must not exceed
  * check_hi. check_level takes names or a number in 1..9, by its table.
  * check_positive=1 makes the hook break the contract by returning 1.
  */
@@ -65,6 +65,6 @@ static const struct sb_engine_ops check_ops = {
 	.check = check_check,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "check_engine",
+SB_TEST_PLUGIN(check_engine, SB_KIND_ENGINE, &check_ops,
 	       .options = check_options,
-	       .options_size = sizeof(struct check_opts), .ops = &check_ops);
+	       .options_size = sizeof(struct check_opts));

@@ -14,6 +14,6 @@ static const struct sb_option enum_no_choices_options[] = {
 	SB_OPTION_END,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "enum_no_choices",
-	       .ops = &sb_test_engine_ops, .options = enum_no_choices_options,
+SB_TEST_PLUGIN(enum_no_choices, SB_KIND_ENGINE, &sb_test_engine_ops,
+	       .options = enum_no_choices_options,
 	       .options_size = sizeof(struct enum_no_choices_opts));

@@ -24,5 +24,4 @@ static const struct sb_engine_ops event_foreign_ops = {
 	.event = event_foreign_event,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "event_foreign",
-	       .ops = &event_foreign_ops);
+SB_TEST_PLUGIN(event_foreign, SB_KIND_ENGINE, &event_foreign_ops);

@@ -13,5 +13,4 @@ static struct sb_io *event_null_event(struct sb_env *env, unsigned index)
 static const struct sb_engine_ops event_null_ops = SB_TEST_ASYNC_OPS(
 	sb_test_async_queue, sb_test_async_getevents, event_null_event);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "event_null",
-	       .ops = &event_null_ops);
+SB_TEST_PLUGIN(event_null, SB_KIND_ENGINE, &event_null_ops);

@@ -14,5 +14,4 @@ static struct sb_io *event_twice_event(struct sb_env *env, unsigned index)
 static const struct sb_engine_ops event_twice_ops = SB_TEST_ASYNC_OPS(
 	sb_test_async_queue, sb_test_async_getevents, event_twice_event);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "event_twice",
-	       .ops = &event_twice_ops);
+SB_TEST_PLUGIN(event_twice, SB_KIND_ENGINE, &event_twice_ops);

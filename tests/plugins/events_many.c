@@ -14,5 +14,4 @@ static int events_many_getevents(struct sb_env *env, unsigned min, unsigned max,
 static const struct sb_engine_ops events_many_ops = SB_TEST_ASYNC_OPS(
 	sb_test_async_queue, events_many_getevents, sb_test_async_event);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "events_many",
-	       .ops = &events_many_ops);
+SB_TEST_PLUGIN(events_many, SB_KIND_ENGINE, &events_many_ops);

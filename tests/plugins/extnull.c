@@ -2,5 +2,4 @@
  * completes every I/O at once without touching data. */
 #include "sb_test_plugin.h"
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "extnull",
-	       .ops = &sb_test_engine_ops);
+SB_TEST_PLUGIN(extnull, SB_KIND_ENGINE, &sb_test_engine_ops);

@@ -16,5 +16,4 @@ static int gen_bad_ddir_next(struct sb_env *env, struct sb_io_spec *spec)
 static const struct sb_generator_ops gen_bad_ddir_ops =
 	SB_TEST_GEN_OPS(gen_bad_ddir_next);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "gen_bad_ddir",
-	       .ops = &gen_bad_ddir_ops);
+SB_TEST_PLUGIN(gen_bad_ddir, SB_KIND_GENERATOR, &gen_bad_ddir_ops);

@@ -15,5 +15,4 @@ static int gen_past_end_next(struct sb_env *env, struct sb_io_spec *spec)
 static const struct sb_generator_ops gen_past_end_ops =
 	SB_TEST_GEN_OPS(gen_past_end_next);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "gen_past_end",
-	       .ops = &gen_past_end_ops);
+SB_TEST_PLUGIN(gen_past_end, SB_KIND_GENERATOR, &gen_past_end_ops);

@@ -112,7 +112,7 @@ static int gen_sdk_init(struct sb_env *env, const struct sb_gen_worker *wk)
 				(unsigned long long)sb_gen_file_at(wk, i)
 					->size);
 	s->wk = wk;
-	s->rng = wk->seed ^ ((uint64_t)env->worker << 32);
+	s->rng = wk->seed ^ ((uint64_t)env->clone << 32);
 	return 0;
 }
 
@@ -252,7 +252,7 @@ static const struct sb_generator_ops gen_sdk_ops = {
 	.complete = gen_sdk_complete,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "gen_sdk",
+SB_TEST_PLUGIN(gen_sdk, SB_KIND_GENERATOR, &gen_sdk_ops,
 	       .description = "checks the generator SDK's promises as it runs",
-	       .ops = &gen_sdk_ops, .options = gen_sdk_options,
+	       .options = gen_sdk_options,
 	       .options_size = sizeof(struct gen_sdk_opts));

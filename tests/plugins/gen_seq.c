@@ -68,7 +68,7 @@ static const struct sb_generator_ops gen_seq_ops = {
 	.next = gen_seq_next,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "gen_seq",
+SB_TEST_PLUGIN(gen_seq, SB_KIND_GENERATOR, &gen_seq_ops,
 	       .description = "sequential reads of the whole file, then done",
-	       .ops = &gen_seq_ops, .options = gen_seq_options,
+	       .options = gen_seq_options,
 	       .options_size = sizeof(struct gen_seq_opts));

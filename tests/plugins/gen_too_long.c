@@ -15,5 +15,4 @@ static int gen_too_long_next(struct sb_env *env, struct sb_io_spec *spec)
 static const struct sb_generator_ops gen_too_long_ops =
 	SB_TEST_GEN_OPS(gen_too_long_next);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "gen_too_long",
-	       .ops = &gen_too_long_ops);
+SB_TEST_PLUGIN(gen_too_long, SB_KIND_GENERATOR, &gen_too_long_ops);

@@ -15,5 +15,4 @@ static int gen_wait_idle_next(struct sb_env *env, struct sb_io_spec *spec)
 static const struct sb_generator_ops gen_wait_idle_ops =
 	SB_TEST_GEN_OPS(gen_wait_idle_next);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "gen_wait_idle",
-	       .ops = &gen_wait_idle_ops);
+SB_TEST_PLUGIN(gen_wait_idle, SB_KIND_GENERATOR, &gen_wait_idle_ops);

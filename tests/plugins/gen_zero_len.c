@@ -15,5 +15,4 @@ static int gen_zero_len_next(struct sb_env *env, struct sb_io_spec *spec)
 static const struct sb_generator_ops gen_zero_len_ops =
 	SB_TEST_GEN_OPS(gen_zero_len_next);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "gen_zero_len",
-	       .ops = &gen_zero_len_ops);
+SB_TEST_PLUGIN(gen_zero_len, SB_KIND_GENERATOR, &gen_zero_len_ops);

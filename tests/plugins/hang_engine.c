@@ -28,4 +28,4 @@ static const struct sb_engine_ops hang_ops = {
 	.queue = hang_queue,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "hang", .ops = &hang_ops);
+SB_TEST_PLUGIN(hang, SB_KIND_ENGINE, &hang_ops);

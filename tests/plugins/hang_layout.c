@@ -20,5 +20,4 @@ static const struct sb_engine_ops hang_layout_ops = {
 	.queue = hang_layout_queue,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "hang_layout",
-	       .ops = &hang_layout_ops);
+SB_TEST_PLUGIN(hang_layout, SB_KIND_ENGINE, &hang_layout_ops);

@@ -14,5 +14,4 @@ static const struct sb_engine_ops init_positive_ops = {
 	.queue = sb_test_queue_now,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "init_positive",
-	       .ops = &init_positive_ops);
+SB_TEST_PLUGIN(init_positive, SB_KIND_ENGINE, &init_positive_ops);

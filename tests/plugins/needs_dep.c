@@ -14,5 +14,4 @@ static int needs_dep_queue(struct sb_env *env, struct sb_io *io)
 static const struct sb_engine_ops needs_dep_ops =
 	SB_TEST_ENGINE_OPS(needs_dep_queue);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "needs_dep",
-	       .ops = &needs_dep_ops);
+SB_TEST_PLUGIN(needs_dep, SB_KIND_ENGINE, &needs_dep_ops);

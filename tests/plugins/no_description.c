@@ -1,5 +1,5 @@
 /* No description for --list-plugins. */
 #include "sb_test_plugin.h"
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "no_description",
-	       .ops = &sb_test_engine_ops, .description = NULL);
+SB_TEST_PLUGIN(no_description, SB_KIND_ENGINE, &sb_test_engine_ops,
+	       .description = NULL);

@@ -6,5 +6,4 @@ static const struct sb_engine_ops no_queue_ops = {
 	.flags = SB_ENGINE_NO_FILES | SB_ENGINE_NO_DATA,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "no_queue",
-	       .ops = &no_queue_ops);
+SB_TEST_PLUGIN(no_queue, SB_KIND_ENGINE, &no_queue_ops);

@@ -15,6 +15,6 @@ static const struct sb_option opt_reserved_options[] = {
 	SB_OPTION_END,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "opt_reserved",
-	       .ops = &sb_test_engine_ops, .options = opt_reserved_options,
+SB_TEST_PLUGIN(opt_reserved, SB_KIND_ENGINE, &sb_test_engine_ops,
+	       .options = opt_reserved_options,
 	       .options_size = sizeof(struct opt_reserved_opts));

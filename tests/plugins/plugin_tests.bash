@@ -21,7 +21,7 @@ T=$(realpath "$T")
 
 _sb_ver_h=$SB_SOURCE_DIR/core/include/storbench/version.h
 MAJ=$(awk '$2 == "SB_ABI_MAJOR" { print $3 }' "$_sb_ver_h")
-MIN=$(awk '$2 == "SB_ABI_MINOR" { print $3 }' "$_sb_ver_h")
+MIN=$(awk '$2 == "SB_ABI_MINOR" && $3 ~ /^[0-9]+$/ { print $3 }' "$_sb_ver_h")
 [[ $MAJ =~ ^[0-9]+$ && $MIN =~ ^[0-9]+$ ]] ||
 	bail "no plugin ABI version in $_sb_ver_h"
 

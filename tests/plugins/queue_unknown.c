@@ -1,4 +1,4 @@
-/* queue() returns a value that is none of enum sb_queue_result. */
+/* queue() returns a value that is none of the SB_Q_* values. */
 #include "sb_test_plugin.h"
 
 static int queue_unknown_queue(struct sb_env *env, struct sb_io *io)
@@ -10,5 +10,4 @@ static int queue_unknown_queue(struct sb_env *env, struct sb_io *io)
 static const struct sb_engine_ops queue_unknown_ops =
 	SB_TEST_COUNTING_OPS(queue_unknown_queue);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "queue_unknown",
-	       .ops = &queue_unknown_ops);
+SB_TEST_PLUGIN(queue_unknown, SB_KIND_ENGINE, &queue_unknown_ops);

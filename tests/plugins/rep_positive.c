@@ -3,19 +3,17 @@
  * run still ended in order. */
 #include "sb_test_plugin.h"
 
-static int rep_positive_job_end(struct sb_env *env,
-				const struct sb_job_result *res)
+static int rep_positive_job_end(struct sb_env *env, const struct sb_result *res)
 {
 	(void)env;
 	(void)res;
 	return 3;
 }
 
-static int rep_positive_run_end(struct sb_env *env,
-				const struct sb_run_result *res)
+static int rep_positive_run_end(struct sb_env *env, const struct sb_run *run)
 {
 	return env->host->print(env->handle, "rep_positive: %u job(s)\n",
-				res->njobs);
+				env->host->run_count(run, SB_RUN_JOBS));
 }
 
 static const struct sb_reporter_ops rep_positive_ops = {
@@ -24,5 +22,4 @@ static const struct sb_reporter_ops rep_positive_ops = {
 	.run_end = rep_positive_run_end,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_REPORTER, .name = "rep_positive",
-	       .ops = &rep_positive_ops);
+SB_TEST_PLUGIN(rep_positive, SB_KIND_REPORTER, &rep_positive_ops);

@@ -6,5 +6,4 @@ static const struct sb_reporter_ops no_run_end_ops = {
 	.size = sizeof(struct sb_reporter_ops),
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_REPORTER, .name = "reporter_no_run_end",
-	       .ops = &no_run_end_ops);
+SB_TEST_PLUGIN(reporter_no_run_end, SB_KIND_REPORTER, &no_run_end_ops);

@@ -10,5 +10,4 @@ static int result_long_queue(struct sb_env *env, struct sb_io *io)
 static const struct sb_engine_ops result_long_ops =
 	SB_TEST_COUNTING_OPS(result_long_queue);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "result_long",
-	       .ops = &result_long_ops);
+SB_TEST_PLUGIN(result_long, SB_KIND_ENGINE, &result_long_ops);

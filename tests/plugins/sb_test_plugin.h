@@ -3,10 +3,10 @@
  *
  * Every plugin here is a correct plugin except for the one thing it breaks,
  * so when the loader refuses it, the refusal can only be for that thing.
- * SB_TEST_PLUGIN() defines the exported descriptor of a correct plugin; its
- * arguments are designated initializers placed after the defaults, so they
- * add fields (.kind, .name, .ops) or replace a default (.version = NULL
- * makes a plugin without a version).
+ * SB_TEST_PLUGIN(NAME, KIND, OPS, ...) defines the descriptor of a correct
+ * plugin with SB_PLUGIN_DEFINE(); the rest of its arguments are designated
+ * initializers placed after the defaults, so they add fields (.options) or
+ * replace a default (.version = NULL makes a plugin without a version).
  */
 #ifndef SB_TEST_PLUGIN_H
 #define SB_TEST_PLUGIN_H
@@ -23,15 +23,11 @@
 /* Replacing a default is how SB_TEST_PLUGIN() breaks a field on purpose. */
 #pragma GCC diagnostic ignored "-Woverride-init"
 
-#define SB_TEST_PLUGIN(...)                                                    \
-	SB_PLUGIN_DESCRIPTOR = {                                               \
-		.abi_major = SB_ABI_MAJOR,                                     \
-		.abi_minor = SB_ABI_MINOR,                                     \
-		.size = sizeof(struct sb_plugin_descriptor),                   \
-		.version = "1.0.0",                                            \
-		.license = "MIT",                                              \
-		.description = "purpose-built plugin for storbench's tests",   \
-		__VA_ARGS__}
+#define SB_TEST_PLUGIN(NAME, KIND, OPS, ...)                                   \
+	SB_PLUGIN_DEFINE(NAME, KIND, OPS, .license = "MIT",                    \
+			 .description =                                        \
+				 "purpose-built plugin for storbench's tests", \
+			 __VA_ARGS__)
 
 /* Bytes of a table that ends with field f: what an ops table built against
  * an older ABI minor, before later hooks were appended, declares. */

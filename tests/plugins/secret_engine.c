@@ -42,6 +42,6 @@ static const struct sb_engine_ops secret_ops = {
 	.queue = sb_test_queue_now,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "secret_engine",
+SB_TEST_PLUGIN(secret_engine, SB_KIND_ENGINE, &secret_ops,
 	       .options = secret_options,
-	       .options_size = sizeof(struct secret_opts), .ops = &secret_ops);
+	       .options_size = sizeof(struct secret_opts));

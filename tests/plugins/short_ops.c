@@ -18,5 +18,4 @@ static const struct sb_engine_ops short_ops_ops = {
 	.queue = short_ops_queue,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "short_ops",
-	       .ops = &short_ops_ops);
+SB_TEST_PLUGIN(short_ops, SB_KIND_ENGINE, &short_ops_ops);

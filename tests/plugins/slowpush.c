@@ -84,8 +84,9 @@ static int slowpush_open(struct sb_env *env, const struct sb_run_info *run)
 	return 0;
 }
 
-static int slowpush_interval(struct sb_env *env, const struct sb_interval *iv)
+static int slowpush_interval(struct sb_env *env, const struct sb_period *p)
 {
+	uint64_t elapsed = 0;
 	const struct slowpush_opts *o = env->opts;
 	struct slowpush_state *st = env->state;
 	struct timespec ts = {.tv_sec = (time_t)(o->delay_ns / 1000000000ULL),
@@ -101,22 +102,24 @@ static int slowpush_interval(struct sb_env *env, const struct sb_interval *iv)
 	if (o->fail_after >= 0 && (int64_t)st->delivered >= o->fail_after)
 		return env->host->error(env->handle, -ECONNREFUSED,
 					"push refused");
-	if (iv->elapsed_ns < st->last_elapsed)
+	if (env->host->res_u64(env->host->period_result(p, SB_WHOLE),
+			       SB_SCOPE_JOB, SB_FIG_ELAPSED_NS, &elapsed))
+		st->out_of_order = 1;
+	if (elapsed < st->last_elapsed)
 		st->out_of_order = 1;
 	/* The thread's own handle counts too: this period is not yet. */
 	if (env->host->reporter_count(env->handle, SB_RQ_DELIVERED) !=
 	    st->delivered)
 		st->miscounted = 1;
-	st->last_elapsed = iv->elapsed_ns;
+	st->last_elapsed = elapsed;
 	st->delivered++;
 	if (o->verbose)
-		env->host->print(
-			env->handle, "slowpush: period at %llu ms\n",
-			(unsigned long long)(iv->elapsed_ns / 1000000ULL));
+		env->host->print(env->handle, "slowpush: period at %llu ms\n",
+				 (unsigned long long)(elapsed / 1000000ULL));
 	return 0;
 }
 
-static int slowpush_run_end(struct sb_env *env, const struct sb_run_result *res)
+static int slowpush_run_end(struct sb_env *env, const struct sb_run *res)
 {
 	const struct slowpush_opts *o = env->opts;
 	const struct slowpush_state *st = env->state;
@@ -157,7 +160,6 @@ static const struct sb_reporter_ops slowpush_ops = {
 	.run_end = slowpush_run_end,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_REPORTER, .name = "slowpush",
+SB_TEST_PLUGIN(slowpush, SB_KIND_REPORTER, &slowpush_ops,
 	       .options = slowpush_options,
-	       .options_size = sizeof(struct slowpush_opts),
-	       .ops = &slowpush_ops);
+	       .options_size = sizeof(struct slowpush_opts));

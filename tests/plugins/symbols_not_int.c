@@ -20,6 +20,6 @@ static const struct sb_option symbols_not_int_options[] = {
 	SB_OPTION_END,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "symbols_not_int",
-	       .ops = &sb_test_engine_ops, .options = symbols_not_int_options,
+SB_TEST_PLUGIN(symbols_not_int, SB_KIND_ENGINE, &sb_test_engine_ops,
+	       .options = symbols_not_int_options,
 	       .options_size = sizeof(struct symbols_not_int_opts));

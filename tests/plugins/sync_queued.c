@@ -11,5 +11,4 @@ static int sync_queued_queue(struct sb_env *env, struct sb_io *io)
 static const struct sb_engine_ops sync_queued_ops =
 	SB_TEST_COUNTING_OPS(sync_queued_queue);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "sync_queued",
-	       .ops = &sync_queued_ops);
+SB_TEST_PLUGIN(sync_queued, SB_KIND_ENGINE, &sync_queued_ops);

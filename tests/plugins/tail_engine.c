@@ -53,5 +53,4 @@ static const struct sb_engine_ops tail_engine_ops = {
 	.check = tail_check,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "tail_engine",
-	       .ops = &tail_engine_ops);
+SB_TEST_PLUGIN(tail_engine, SB_KIND_ENGINE, &tail_engine_ops);

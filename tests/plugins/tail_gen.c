@@ -45,5 +45,4 @@ static const struct sb_generator_ops tail_gen_ops = {
 	.check = tail_gen_check,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_GENERATOR, .name = "tail_gen",
-	       .ops = &tail_gen_ops);
+SB_TEST_PLUGIN(tail_gen, SB_KIND_GENERATOR, &tail_gen_ops);

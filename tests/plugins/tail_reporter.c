@@ -5,11 +5,10 @@
  */
 #include "sb_test_plugin.h"
 
-static int tail_reporter_run_end(struct sb_env *env,
-				 const struct sb_run_result *res)
+static int tail_reporter_run_end(struct sb_env *env, const struct sb_run *run)
 {
 	return env->host->print(env->handle, "tail_reporter: %u job(s)\n",
-				res->njobs);
+				env->host->run_count(run, SB_RUN_JOBS));
 }
 
 static void tail_reporter_close(struct sb_env *env)
@@ -24,5 +23,4 @@ static const struct sb_reporter_ops tail_reporter_ops = {
 	.close = tail_reporter_close,
 };
 
-SB_TEST_PLUGIN(.kind = SB_KIND_REPORTER, .name = "tail_reporter",
-	       .ops = &tail_reporter_ops);
+SB_TEST_PLUGIN(tail_reporter, SB_KIND_REPORTER, &tail_reporter_ops);

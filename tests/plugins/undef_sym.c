@@ -18,5 +18,4 @@ static int undef_sym_queue(struct sb_env *env, struct sb_io *io)
 static const struct sb_engine_ops undef_sym_ops =
 	SB_TEST_ENGINE_OPS(undef_sym_queue);
 
-SB_TEST_PLUGIN(.kind = SB_KIND_ENGINE, .name = "undef_sym",
-	       .ops = &undef_sym_ops);
+SB_TEST_PLUGIN(undef_sym, SB_KIND_ENGINE, &undef_sym_ops);

@@ -139,7 +139,7 @@ int main(void)
 	sb_opt_free(demo_opts, &d);
 	ok(d.text == NULL && d.password == NULL, "free clears strings");
 
-	/* An int that takes names (ABI 1.2): the range holds for both. */
+	/* An int that takes names: the range holds for both. */
 	o = sb_opt_find(demo_opts, "level");
 	ok(sb_opt_parse(&ctx, o, &d, "HIGH", "t.fio:5") == 0 && d.level == 9,
 	   "a name stands for its value, whatever its case");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/pushq.h"
+#include "stats/results.h"
 #include "sb_ctx.h"
 #include "tap.h"
 
@@ -23,7 +24,7 @@ struct script {
 	int rc[16];	   /* what each call returns */
 };
 
-static int hook(struct sb_env *env, const struct sb_interval *iv)
+static int hook(struct sb_env *env, const struct sb_period *p)
 {
 	struct script *s = env->state;
 	int i, rc;
@@ -31,7 +32,7 @@ static int hook(struct sb_env *env, const struct sb_interval *iv)
 	pthread_mutex_lock(&s->lock);
 	i = s->entered++;
 	if (i < 16)
-		s->seen[i] = iv->elapsed_ns;
+		s->seen[i] = p->iv->elapsed_ns;
 	pthread_cond_broadcast(&s->cond);
 	while (!s->open)
 		pthread_cond_wait(&s->cond, &s->lock);
@@ -82,7 +83,7 @@ static struct sb_pushq *start(struct sb_ctx *ctx, struct script *s,
 
 static void push(struct sb_pushq *q, uint64_t at)
 {
-	struct sb_interval iv = {.size = sizeof(iv), .elapsed_ns = at};
+	struct sb_interval iv = {.elapsed_ns = at};
 
 	sb_pushq_push(q, &iv);
 }

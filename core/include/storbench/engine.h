@@ -7,7 +7,7 @@
  * only does it.
  *
  * Life of an engine in one job (thread in brackets):
- *   check      [main]    when the job is parsed (ABI 1.2): refuse options
+ *   check      [main]    when the job is parsed: refuse options
  *                        that do not go together. Nothing is opened.
  *   setup      [main]    once per job, before workers: probe the target,
  *                        fill env->job_state. env->state is NULL.
@@ -28,7 +28,7 @@
  * session (so numjobs=5 means five clients, as in the "5 servers" studies).
  * Credentials come from SB_OPT_SECRET options, which the host never prints.
  *
- * Job state (ABI 2.0): ops.job_state_size bytes at env->job_state, one
+ * Job state: ops.job_state_size bytes at env->job_state, one
  * mount, login or counter snapshot for the job: setup writes it, workers
  * read it, teardown releases what it holds. The workers' own sessions
  * (one per clone) are opened in init and kept in env->state.
@@ -40,7 +40,7 @@
  * getevents() by polling that socket and running the library's service
  * call; no host thread ever touches the engine's library.
  *
- * Waiting and stopping (ABI 2.0). Each worker has a deadline, the moment
+ * Waiting and stopping. Each worker has a deadline, the moment
  * it must stop: the end of runtime= (counted from the end of ramp_time, in
  * the job's own I/O; none before it or without runtime=), or the moment a
  * stop was requested (a signal, exitall, another clone's fatal error)
@@ -75,46 +75,41 @@
 extern "C" {
 #endif
 
-enum sb_ddir {
-	SB_DDIR_READ = 0,
-	SB_DDIR_WRITE = 1,
-	SB_DDIR_TRIM = 2,
-	SB_DDIR_COUNT = 3, /* directions that carry statistics */
-	SB_DDIR_SYNC = 4,  /* fsync of io->file; no data, no offset */
-	/* ABI 1.1: fdatasync of io->file. Sent only to plugins built for
-	 * ABI 1.1 or later; older ones get SB_DDIR_SYNC instead. */
-	SB_DDIR_DATASYNC = 5,
-};
+/* struct sb_io.ddir: an I/O's direction. */
+#define SB_DDIR_READ	 0
+#define SB_DDIR_WRITE	 1
+#define SB_DDIR_TRIM	 2
+#define SB_DDIR_COUNT	 3 /* directions that carry statistics */
+#define SB_DDIR_SYNC	 4 /* fsync of io->file; no data, no offset */
+#define SB_DDIR_DATASYNC 5 /* fdatasync of io->file */
 
 /* struct sb_job.fallocate: how a file is preallocated when it is created
  * or grown, fio's fallocate= values. */
-enum sb_fallocate {
-	SB_FALLOC_NONE = 0,
-	SB_FALLOC_NATIVE = 1,	/* fallocate(), silently none if unsupported */
-	SB_FALLOC_POSIX = 2,	/* posix_fallocate() */
-	SB_FALLOC_KEEP = 3,	/* fallocate(FALLOC_FL_KEEP_SIZE) */
-	SB_FALLOC_TRUNCATE = 4, /* ftruncate() to the size */
-};
+#define SB_FALLOC_NONE	   0u
+#define SB_FALLOC_NATIVE   1u /* fallocate(), silently none if unsupported */
+#define SB_FALLOC_POSIX	   2u /* posix_fallocate() */
+#define SB_FALLOC_KEEP	   3u /* fallocate(FALLOC_FL_KEEP_SIZE) */
+#define SB_FALLOC_TRUNCATE 4u /* ftruncate() to the size */
 
 /*
  * Facts about the job an engine runs in. Owned by the host; read-only for
  * the engine; valid from setup to teardown.
  */
 struct sb_job {
-	size_t size;
+	uint32_t size;
+	uint32_t numjobs;	    /* clones; one worker thread each */
 	const char *name;	    /* job name from the [section] or --name */
-	unsigned numjobs;	    /* clones; one worker thread each */
-	unsigned iodepth;	    /* I/Os in flight per worker */
-	int direct;		    /* 1: bypass the page cache (O_DIRECT) */
+	uint32_t iodepth;	    /* I/Os in flight per worker */
+	int32_t direct;		    /* 1: bypass the page cache (O_DIRECT) */
 	uint64_t io_bytes;	    /* bytes each worker moves per loop */
 	uint64_t file_bytes;	    /* size of each file: offset= plus size= */
 	uint64_t bs[SB_DDIR_COUNT]; /* block size per direction */
 	const char *filename;	    /* first target: path, URL, device */
-	/* ABI 1.1: read only when SB_HAS_FIELD(job, field). */
-	int allow_create; /* allow_file_create: a missing file may be created */
-	int invalidate;	  /* drop the target's cached pages at open */
-	int sync_writes;  /* sync=: 1 O_SYNC, 2 O_DSYNC, 0 neither */
-	int fallocate;	  /* enum sb_fallocate, for new or grown files */
+	int32_t allow_create;	    /* allow_file_create: a missing file may be
+				       created */
+	int32_t invalidate;	    /* drop the target's cached pages at open */
+	int32_t sync_writes;	    /* sync=: 1 O_SYNC, 2 O_DSYNC, 0 neither */
+	uint32_t fallocate;	    /* SB_FALLOC_*, for new or grown files */
 };
 
 /*
@@ -127,7 +122,7 @@ struct sb_file {
 	uint64_t want_bytes; /* size the job wants it to have */
 	uint64_t
 		real_size; /* size found at open (0 if the engine can't tell) */
-	int fd;		   /* for fd-based engines; -1 otherwise */
+	int32_t fd;	   /* for fd-based engines; -1 otherwise */
 	uintptr_t engine_data;
 };
 
@@ -138,7 +133,7 @@ struct sb_file {
  * queue() and the event() that hands it back, the I/O belongs to the engine.
  */
 struct sb_io {
-	enum sb_ddir ddir;
+	uint32_t ddir; /* SB_DDIR_* */
 	struct sb_file *file;
 	uint64_t offset;
 	uint64_t length;
@@ -149,29 +144,26 @@ struct sb_io {
 
 /* queue() results; a negative value is a fatal engine error. A per-I/O
  * failure is not fatal: complete the I/O with a negative io->result. */
-enum sb_queue_result {
-	SB_Q_COMPLETED = 0, /* done; io->result is set */
-	SB_Q_QUEUED = 1,    /* accepted; completes via getevents() */
-	SB_Q_BUSY = 2,	    /* full; reap some, then queue it again. With
-			       nothing in flight (a session reconnecting, a
-			       server's credit window closed) the host waits a
-			       short backoff, on env->wake_fd, and queues the
-			       same I/O again, until the deadline: not an
-			       error. */
-};
+#define SB_Q_COMPLETED 0 /* done; io->result is set */
+#define SB_Q_QUEUED    1 /* accepted; completes via getevents() */
+/* Full; reap some, then queue it again. With nothing in flight (a session
+ * reconnecting, a server's credit window closed) the host waits a short
+ * backoff, on env->wake_fd, and queues the same I/O again, until the
+ * deadline: not an error. */
+#define SB_Q_BUSY 2
 
-enum sb_engine_flags {
-	SB_ENGINE_ASYNC = 1u << 0,    /* may keep several I/Os in flight */
-	SB_ENGINE_NO_FILES = 1u << 1, /* the host must not create, size or lay
-					 out files: the target exists (null,
-					 iSCSI LUN, device) */
-	SB_ENGINE_DIRECT = 1u << 2,   /* honours direct=1 */
-	SB_ENGINE_NO_DATA = 1u << 3,  /* never touches buf (null) */
-	SB_ENGINE_TRIM = 1u << 4,     /* does SB_DDIR_TRIM (ABI 1.1) */
-};
+/* struct sb_engine_ops.flags */
+#define SB_ENGINE_ASYNC (1u << 0) /* may keep several I/Os in flight */
+#define SB_ENGINE_NO_FILES                                                     \
+	(1u << 1)		    /* the host must not create, size or lay   \
+				       out files: the target exists (null,     \
+				       iSCSI LUN, device) */
+#define SB_ENGINE_DIRECT  (1u << 2) /* honours direct=1 */
+#define SB_ENGINE_NO_DATA (1u << 3) /* never touches buf (null) */
+#define SB_ENGINE_TRIM	  (1u << 4) /* does SB_DDIR_TRIM */
 
 /*
- * ABI 2.0: the target is not a local path (nfs://, iscsi://, an SMB share):
+ * The target is not a local path (nfs://, iscsi://, an SMB share):
  * the host neither stats it, nor guards it as a block device, nor looks
  * for its disk, nor creates or lays it out through local files. A job that
  * reads needs data there already, or the engine writes it in setup/init.
@@ -186,9 +178,9 @@ enum sb_engine_flags {
 #define SB_WAIT_FOREVER UINT64_MAX
 
 struct sb_engine_ops {
-	size_t size;	   /* sizeof(struct sb_engine_ops) */
-	unsigned flags;	   /* enum sb_engine_flags */
-	size_t state_size; /* bytes of per-worker state (env->state) */
+	uint32_t size;	     /* sizeof(struct sb_engine_ops) */
+	uint32_t flags;	     /* SB_ENGINE_* */
+	uint32_t state_size; /* bytes of per-worker state (env->state) */
 
 	int (*setup)(struct sb_env *env);
 	void (*teardown)(struct sb_env *env);
@@ -207,15 +199,15 @@ struct sb_engine_ops {
 	 * back with fewer than min once the time is up, or once env->wake_fd
 	 * turns readable, is correct: the host looks at the clock and the
 	 * stop and calls again or ends the job. 0 means "do not wait" (a
-	 * poll; ABI 1.x read it as no limit). */
-	int (*getevents)(struct sb_env *env, unsigned min, unsigned max,
+	 * poll). */
+	int (*getevents)(struct sb_env *env, uint32_t min, uint32_t max,
 			 uint64_t timeout_ns);
-	struct sb_io *(*event)(struct sb_env *env, unsigned index);
+	struct sb_io *(*event)(struct sb_env *env, uint32_t index);
 	int (*report)(struct sb_env *env);
-	/* ABI 1.1, optional: remove the file (unlink=1), after close_file. */
+	/* Optional: remove the file (unlink=1), after close_file. */
 	int (*unlink_file)(struct sb_env *env, struct sb_file *f);
 	/*
-	 * ABI 1.2, optional [main thread, parse phase]: refuse options that
+	 * Optional [main thread, parse phase]: refuse options that
 	 * the table's types, ranges and choices cannot: one option against
 	 * another or against the job (hipri without direct=1). env->opts
 	 * and env->job are set, env->state is NULL; look, do not touch: no
@@ -227,7 +219,7 @@ struct sb_engine_ops {
 	int (*check)(struct sb_env *env, const char **option);
 
 	/*
-	 * ABI 2.0. Bytes of per-job state (env->job_state), zeroed by the
+	 * Bytes of per-job state (env->job_state), zeroed by the
 	 * host: what setup learns once for the job's clones (a mount, a login
 	 * that reads the LUN's capacity, a counter snapshot). setup writes it
 	 * on the main thread; the workers' hooks read it, never write it (no
@@ -235,9 +227,9 @@ struct sb_engine_ops {
 	 * report and teardown see it again on the main thread; the host frees
 	 * it after teardown.
 	 */
-	uint64_t job_state_size;
+	uint32_t job_state_size;
 	/*
-	 * ABI 2.0, optional [worker]: give up io, which queue() accepted and
+	 * Optional [worker]: give up io, which queue() accepted and
 	 * no completion has handed back yet. Called for each I/O still in
 	 * flight when the worker stops (a signal, exitall, its deadline, an
 	 * error), before close_file and cleanup. On return the I/O is the

@@ -114,8 +114,7 @@ sb_gen_file_at(const struct sb_gen_worker *wk, uint32_t i)
  */
 struct sb_io_spec {
 	/* SB_DDIR_READ, _WRITE, _TRIM; or SB_DDIR_SYNC / SB_DDIR_DATASYNC,
-	 * which flush file and ignore offset and length (an engine that
-	 * predates fdatasync gets a sync). */
+	 * which flush file and ignore offset and length. */
 	uint32_t ddir;
 	uint32_t file;	   /* index into the worker's files */
 	uint64_t offset;   /* bytes, within the file */
@@ -159,7 +158,7 @@ struct sb_gen_done {
 #define SB_GEN_WAIT 2
 
 struct sb_generator_ops {
-	size_t size;	     /* sizeof(struct sb_generator_ops) */
+	uint32_t size;	     /* sizeof(struct sb_generator_ops) */
 	uint32_t state_size; /* bytes of env->state per worker */
 	/* Optional. wk stays valid until cleanup returns; keep it in the
 	 * state. 0, or a negative error (the job fails before it starts). */

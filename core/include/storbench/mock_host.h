@@ -91,9 +91,9 @@ static inline void sb_mock_vlog(struct sb_handle *h, uint32_t level,
 	h->m->nlogs++;
 }
 
-static inline void sb_mock_log(struct sb_handle *h, enum sb_log_level level,
+static inline void sb_mock_log(struct sb_handle *h, uint32_t level,
 			       const char *fmt, ...) SB_PRINTF(3, 4);
-static inline void sb_mock_log(struct sb_handle *h, enum sb_log_level level,
+static inline void sb_mock_log(struct sb_handle *h, uint32_t level,
 			       const char *fmt, ...)
 {
 	va_list ap;
@@ -293,7 +293,7 @@ static inline int64_t sb_mock_io(struct sb_mock *m, uint32_t ddir,
 	uint64_t until = sb_mock_now_ns() + timeout_ns;
 	int q;
 
-	*io = (struct sb_io){.ddir = (enum sb_ddir)ddir,
+	*io = (struct sb_io){.ddir = ddir,
 			     .file = &m->file,
 			     .offset = offset,
 			     .length = length,

@@ -21,17 +21,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum sb_opt_type {
-	SB_OPT_BOOL = 1, /* int: 0 or 1; a bare key means 1 */
-	SB_OPT_INT,	 /* int64_t: plain integer, may be negative */
-	SB_OPT_SIZE,	 /* uint64_t bytes: 4k, 1M, 0x1000 (kb_base 1024) */
-	SB_OPT_TIME,	 /* uint64_t nanoseconds; a bare number is in .unit */
-	SB_OPT_STR,	 /* char *: host-owned copy */
-	SB_OPT_SECRET, /* char *: like STR, never printed, logged or reported */
-	SB_OPT_ENUM,   /* int: index into .choices */
-	SB_OPT_FLOAT,  /* double */
-	SB_OPT_LIST,   /* struct sb_opt_list: every value given, in order */
-};
+/* struct sb_option.type, and the C type of the field it fills. */
+#define SB_OPT_BOOL 1u /* int32_t: 0 or 1; a bare key means 1 */
+#define SB_OPT_INT  2u /* int64_t: plain integer, may be negative */
+#define SB_OPT_SIZE 3u /* uint64_t bytes: 4k, 1M, 0x1000 (kb_base 1024) */
+#define SB_OPT_TIME 4u /* uint64_t nanoseconds; a bare number is in .unit */
+#define SB_OPT_STR  5u /* char *: host-owned copy */
+#define SB_OPT_SECRET                                                          \
+	6u		/* char *: like STR, never printed, logged or          \
+			   reported */
+#define SB_OPT_ENUM  7u /* int32_t: index into .choices */
+#define SB_OPT_FLOAT 8u /* double */
+#define SB_OPT_LIST  9u /* struct sb_opt_list: every value given, in order */
 
 /*
  * SB_OPT_LIST's field. Each time the key is given, one item is added
@@ -55,8 +56,8 @@ struct sb_opt_list {
 #define SB_OPTF_HIDDEN 0x1u /* accepted, but not listed by --cmdhelp */
 
 /*
- * ABI 1.2: a name an SB_OPT_INT option takes in place of a number
- * (errno=ENOSPC). A list of them ends with a NULL name.
+ * A name an SB_OPT_INT option takes in place of a number (errno=ENOSPC).
+ * A list of them ends with a NULL name. Frozen for the major.
  */
 struct sb_opt_symbol {
 	const char *name;
@@ -64,16 +65,16 @@ struct sb_opt_symbol {
 };
 
 /*
- * One option. Tables are arrays, so this structure's size is fixed for the
+ * One option. Tables are arrays, so this structure is frozen for the
  * whole ABI major: later minors give meaning to `reserved` (which a plugin
  * leaves zero by using designated initializers) instead of growing it.
  */
 struct sb_option {
 	const char *name;  /* required; [a-z0-9_]+ */
 	const char *alias; /* second accepted name, or NULL */
-	enum sb_opt_type type;
-	size_t offset;	 /* of the field in the option struct: offsetof() */
-	const char *def; /* default as job-file text, or NULL for zero */
+	uint32_t type;	   /* SB_OPT_* */
+	uint32_t offset;   /* of the field in the option struct: offsetof() */
+	const char *def;   /* default as job-file text, or NULL for zero */
 	/* Inclusive range, checked when min < max (in the option's own
 	 * storage unit: bytes, nanoseconds, or the integer itself). */
 	int64_t min;
@@ -81,8 +82,8 @@ struct sb_option {
 	const char *help;	    /* one line, for --cmdhelp/--enghelp */
 	const char *const *choices; /* SB_OPT_ENUM: NULL-terminated names */
 	uint64_t unit;	/* SB_OPT_TIME: SB_UNIT_*; 0 means seconds */
-	unsigned flags; /* SB_OPTF_* */
-	/* ABI 1.2, SB_OPT_INT only: names the value may be given by,
+	uint32_t flags; /* SB_OPTF_* */
+	/* SB_OPT_INT only: names the value may be given by,
 	 * matched without regard to case, or NULL for numbers only. The
 	 * range applies to the value a name stands for, so a table can say
 	 * "a name from this list or a number from min to max" on its own. */

@@ -1,19 +1,28 @@
 /*
  * storbench/plugin.h - what every plugin exports and what the host gives it.
  *
- * A plugin is a shared object that exports exactly one symbol,
- * SB_PLUGIN_SYMBOL, a const struct sb_plugin_descriptor. It links nothing of
- * the core: everything it needs from the host comes through struct sb_host,
- * a function table handed to it in every call (env->host).
+ * A plugin is a shared object that exports SB_PLUGIN_SYMBOL, a const struct
+ * sb_plugin_descriptor, made with SB_PLUGIN_DEFINE() (which also exports it
+ * under a per-name symbol, for front ends that link plugins statically). It
+ * links nothing of the core: everything it needs from the host comes through
+ * struct sb_host, a function table handed to it in every call (env->host).
  *
- * Compatibility rules (see version.h):
+ * Compatibility (docs/abi.md has the whole rule):
  *  - the host refuses a plugin whose abi_major differs from SB_ABI_MAJOR or
- *    whose abi_minor is newer than SB_ABI_MINOR;
+ *    whose abi_minor is newer than SB_ABI_MINOR, naming both versions;
+ *  - the host's minor is never older than the plugin's, so every field of a
+ *    host-filled structure (sb_host, sb_env, sb_job, sb_file, sb_io, results)
+ *    that the plugin was compiled against is there: a plugin reads them
+ *    without checks;
  *  - every ops table begins with its own size and only grows at the end;
  *    the host reads a plugin's hook only when the table's size covers it
- *    (SB_HAS_FIELD). Host-filled structures also only grow at the end, and
- *    since the host's minor is never older than the plugin's, every field a
- *    plugin was compiled against is there.
+ *    (SB_HAS_FIELD), the one place a size is checked;
+ *  - ABI structures hold fixed-width integers, doubles and pointers only;
+ *    named values are #define constants of a uint32_t field;
+ *  - a structure that may grow is reached by pointer, never nested by value
+ *    and never laid out as an array (results are read through accessor
+ *    functions, stats.h). A leaf type marked "frozen" never changes within
+ *    the major and may be nested or put in arrays.
  *
  * State: a plugin keeps only static const data. Per-job options and
  * per-instance state are allocated, zeroed and freed by the host from the
@@ -39,6 +48,8 @@ extern "C" {
 #endif
 
 #define SB_PLUGIN_SYMBOL "storbench_plugin"
+/* Followed by the plugin's name: the per-name symbol. */
+#define SB_PLUGIN_SYMBOL_PREFIX "storbench_plugin_"
 
 #if defined(__GNUC__)
 #define SB_EXPORT	__attribute__((visibility("default")))
@@ -48,28 +59,34 @@ extern "C" {
 #define SB_PRINTF(f, a)
 #endif
 
-/* True when the structure at p, which starts with its size, has field f. */
+/* True when the structure at p, which starts with its size, has field f.
+ * Only the host needs it, to read a plugin's ops table, which may be older
+ * than the host; host data is never older than the plugin reading it. */
 #define SB_HAS_FIELD(p, f)                                                     \
 	((p)->size >= offsetof(__typeof__(*(p)), f) + sizeof((p)->f))
 
-enum sb_plugin_kind {
-	SB_KIND_ENGINE = 1,    /* ops: struct sb_engine_ops (engine.h) */
-	SB_KIND_GENERATOR = 2, /* ops: struct sb_generator_ops (generator.h) */
-	SB_KIND_REPORTER = 3,  /* ops: struct sb_reporter_ops (reporter.h) */
-};
+/* struct sb_plugin_descriptor.kind */
+#define SB_KIND_ENGINE	  1u /* ops: struct sb_engine_ops (engine.h) */
+#define SB_KIND_GENERATOR 2u /* ops: struct sb_generator_ops (generator.h) */
+#define SB_KIND_REPORTER  3u /* ops: struct sb_reporter_ops (reporter.h) */
 
-enum sb_log_level {
-	SB_LOG_ERROR = 0,
-	SB_LOG_WARN = 1,
-	SB_LOG_INFO = 2,
-	SB_LOG_DEBUG = 3,
-};
+/* Levels of host->log(). */
+#define SB_LOG_ERROR 0u
+#define SB_LOG_WARN  1u
+#define SB_LOG_INFO  2u
+#define SB_LOG_DEBUG 3u
 
 /* Opaque to plugins: the host's view of one plugin instance. */
 struct sb_handle;
 struct sb_job;
 struct sb_hist;
 struct sb_io;
+/* Results (stats.h): opaque, read with the res_* and period/run functions
+ * below. */
+struct sb_result;
+struct sb_period;
+struct sb_run;
+struct sb_item;
 
 /*
  * Host services. Owned by the host, valid for as long as the plugin is
@@ -77,14 +94,15 @@ struct sb_io;
  * with the handle of the calling hook's env.
  */
 struct sb_host {
-	size_t size;
-	unsigned abi_major;
-	unsigned abi_minor;
+	uint32_t size;
+	uint32_t abi_major; /* the host's ABI: never older than the plugin's */
+	uint32_t abi_minor;
 	const char *version; /* host release, SB_VERSION_STRING of the host */
 
-	/* Log a line to the host's log (stderr), prefixed with the plugin. */
-	void (*log)(struct sb_handle *h, enum sb_log_level level,
-		    const char *fmt, ...) SB_PRINTF(3, 4);
+	/* Log a line to the host's log (stderr), prefixed with the plugin.
+	 * level: SB_LOG_*. */
+	void (*log)(struct sb_handle *h, uint32_t level, const char *fmt, ...)
+		SB_PRINTF(3, 4);
 	/* Record an error message for the current call; returns code, so a
 	 * hook can write `return env->host->error(env->handle, -EIO, ...)`. */
 	int (*error)(struct sb_handle *h, int code, const char *fmt, ...)
@@ -119,8 +137,48 @@ struct sb_host {
 	uint64_t (*hist_percentile)(const struct sb_hist *hist, double pct);
 	/* Walk non-empty buckets: returns 1 and fills the bucket at *cursor
 	 * (start with 0) or returns 0 at the end. */
-	int (*hist_next)(const struct sb_hist *hist, size_t *cursor,
+	int (*hist_next)(const struct sb_hist *hist, uint64_t *cursor,
 			 uint64_t *lo_ns, uint64_t *hi_ns, uint64_t *count);
+
+	/*
+	 * Results (stats.h): a figure of a result by scope (SB_SCOPE_*) and
+	 * key (SB_FIG_*). Each figure has one type and is read with its
+	 * function; 0 with *out set, or -ENOENT when the result has no such
+	 * figure of that type in that scope (not measured, not kept, or not
+	 * a figure of this kind of result). Read-only; safe on the hook's
+	 * thread for the duration of the hook the result was passed to.
+	 */
+	int (*res_u64)(const struct sb_result *r, uint32_t scope, uint32_t fig,
+		       uint64_t *out);
+	int (*res_i64)(const struct sb_result *r, uint32_t scope, uint32_t fig,
+		       int64_t *out);
+	int (*res_f64)(const struct sb_result *r, uint32_t scope, uint32_t fig,
+		       double *out);
+	/* Strings of the job scope (names, messages): host-owned. */
+	int (*res_str)(const struct sb_result *r, uint32_t fig,
+		       const char **out);
+	/* A latency's histogram (fig: SB_FIG_SLAT, _CLAT, _LAT), for the
+	 * hist_* functions above. */
+	int (*res_hist)(const struct sb_result *r, uint32_t scope, uint32_t fig,
+			const struct sb_hist **out);
+	/* Item i (0, 1, ...) of one of a result's lists (SB_LIST_*): 0 with
+	 * *out filled, -ENOENT past the end (or for a list it lacks). */
+	int (*res_list)(const struct sb_result *r, uint32_t list, uint32_t i,
+			struct sb_item *out);
+
+	/* A period: its jobs' shares (i < period_count), or with i ==
+	 * SB_WHOLE the period as a whole (its totals, elapsed time, ETA).
+	 * NULL for an i out of range. */
+	uint32_t (*period_count)(const struct sb_period *p);
+	const struct sb_result *(*period_result)(const struct sb_period *p,
+						 uint32_t i);
+	/* The run's end: set SB_RUN_JOBS (the results, in the order job_end
+	 * had them) or SB_RUN_DISKS (the local block devices under the run's
+	 * files); i == SB_WHOLE is the run as a whole (its error, the host's
+	 * CPU) in either set. */
+	uint32_t (*run_count)(const struct sb_run *run, uint32_t set);
+	const struct sb_result *(*run_result)(const struct sb_run *run,
+					      uint32_t set, uint32_t i);
 
 	/* Reporters with SB_REPORTER_OWN_THREAD: how many periods went which
 	 * way so far, what = SB_RQ_* (reporter.h); 0 for any other handle.
@@ -128,7 +186,7 @@ struct sb_host {
 	uint64_t (*reporter_count)(struct sb_handle *h, uint32_t what);
 
 	/*
-	 * ABI 2.0, engines (engine.h, "Waiting and stopping").
+	 * Engines (engine.h, "Waiting and stopping").
 	 *
 	 * deadline_ns: when the calling worker must stop, on the now_ns()
 	 * clock: the end of its runtime=, or 0 once a stop was requested
@@ -167,20 +225,25 @@ struct sb_host {
  * state stay valid until the matching cleanup hook returns.
  */
 struct sb_env {
-	size_t size;
+	uint32_t size;
+	uint32_t flags; /* SB_ENV_* */
 	const struct sb_host *host;
-	struct sb_handle *handle; /* pass back to host functions */
-	void *opts;  /* this job's option struct (descriptor.options_size) */
+	/* Pass back to host functions. Per thread: every thread that runs
+	 * hooks has its own handle. */
+	struct sb_handle *handle;
+	void *opts;  /* this job's option struct (descriptor.options_size), or
+			the reporter's options */
 	void *state; /* this instance's state (ops.state_size), zeroed */
 	const struct sb_job *job; /* facts about the job (engine.h); NULL for
 				     reporters outside a job */
-	unsigned worker;	  /* clone index, 0..numjobs-1 */
-	unsigned flags;		  /* SB_ENV_* */
-	/* ABI 2.0, engines: ops.job_state_size bytes, zeroed; written by
+	uint32_t job_id; /* stable id of the job in the run: 0, 1, 2, ... in
+			    job-file order, as results carry it */
+	uint32_t clone;	 /* clone index, 0..numjobs-1 */
+	/* Engines: ops.job_state_size bytes, zeroed; written by
 	 * setup [main], read-only to the workers' hooks, freed after
 	 * teardown. NULL without job_state_size, and in check. */
 	void *job_state;
-	/* ABI 2.0, the worker's hooks: an eventfd the host makes readable
+	/* The worker's hooks: an eventfd the host makes readable
 	 * when the worker must stop (a signal, exitall, its deadline), for
 	 * the engine to poll beside its library's socket. The host owns it:
 	 * never read, write or close it. -1 in main-thread hooks. */
@@ -195,23 +258,68 @@ struct sb_env {
 #define SB_ENV_LAYOUT 0x1u
 
 struct sb_plugin_descriptor {
-	unsigned abi_major; /* SB_ABI_MAJOR the plugin was built with */
-	unsigned abi_minor; /* SB_ABI_MINOR the plugin was built with */
-	size_t size;	    /* sizeof(struct sb_plugin_descriptor) */
-	enum sb_plugin_kind kind;
+	uint32_t abi_major;	 /* SB_ABI_MAJOR the plugin was built with */
+	uint32_t abi_minor;	 /* SB_ABI_MINOR the plugin was built with */
+	uint32_t size;		 /* sizeof(struct sb_plugin_descriptor) */
+	uint32_t kind;		 /* SB_KIND_* */
 	const char *name;	 /* unique across all plugins; [a-z0-9_-]+ */
 	const char *version;	 /* the plugin's own semantic version */
 	const char *license;	 /* SPDX identifier */
 	const char *description; /* one line */
 	const struct sb_option *options; /* NULL or ended by SB_OPTION_END */
-	size_t options_size; /* bytes of the per-job option struct */
-	const void *ops;     /* kind-specific ops table */
+	uint32_t options_size; /* bytes of the per-job option struct */
+	const void *ops;       /* kind-specific ops table */
 };
 
-/* Defines the exported descriptor; use once per plugin. */
-#define SB_PLUGIN_DESCRIPTOR                                                   \
-	SB_EXPORT extern const struct sb_plugin_descriptor storbench_plugin;   \
-	const struct sb_plugin_descriptor storbench_plugin
+/*
+ * SB_PLUGIN_DEFINE(NAME, KIND, OPS, ...): defines the plugin's descriptor;
+ * use once per plugin. NAME is the plugin's name, which is also a C
+ * identifier (so [a-z0-9_]+; the loader finds NAME.so), KIND an SB_KIND_*,
+ * OPS the address of its ops table; the rest are designated initializers
+ * (.license =, .description =, .options =, .options_size =). The ABI, the
+ * size and the version come from the build: SB_PLUGIN_VERSION, a string
+ * the build passes (sb_add_plugin() from project(... VERSION)).
+ *
+ * It defines storbench_plugin_NAME, exported, so several plugins can be
+ * linked into one program and found by name, and storbench_plugin, the
+ * symbol the host's loader looks up, as an alias of it; with
+ * SB_PLUGIN_STATIC defined (a plugin built to be linked statically), only
+ * the per-name symbol, so plugins linked together do not clash.
+ */
+#ifndef SB_PLUGIN_VERSION
+#define SB_PLUGIN_VERSION_REQUIRED_                                            \
+	_Static_assert(0, "SB_PLUGIN_VERSION is not defined: build the "       \
+			  "plugin with sb_add_plugin(), or define it as the "  \
+			  "plugin's version string")
+#else
+#define SB_PLUGIN_VERSION_REQUIRED_                                            \
+	_Static_assert(sizeof(SB_PLUGIN_VERSION) > 1,                          \
+		       "SB_PLUGIN_VERSION is empty")
+#endif
+
+#ifdef SB_PLUGIN_STATIC
+#define SB_PLUGIN_DLSYM_(NAME)                                                 \
+	extern const struct sb_plugin_descriptor storbench_plugin_##NAME
+#else
+#define SB_PLUGIN_DLSYM_(NAME)                                                 \
+	SB_EXPORT extern const struct sb_plugin_descriptor storbench_plugin    \
+		__attribute__((alias("storbench_plugin_" #NAME)))
+#endif
+
+#define SB_PLUGIN_DEFINE(NAME, KIND, OPS, ...)                                 \
+	SB_PLUGIN_VERSION_REQUIRED_;                                           \
+	SB_EXPORT extern const struct sb_plugin_descriptor                     \
+		storbench_plugin_##NAME;                                       \
+	const struct sb_plugin_descriptor storbench_plugin_##NAME = {          \
+		.abi_major = SB_ABI_MAJOR,                                     \
+		.abi_minor = SB_ABI_MINOR,                                     \
+		.size = sizeof(struct sb_plugin_descriptor),                   \
+		.kind = (KIND),                                                \
+		.name = #NAME,                                                 \
+		.version = SB_PLUGIN_VERSION,                                  \
+		.ops = (OPS),                                                  \
+		__VA_ARGS__};                                                  \
+	SB_PLUGIN_DLSYM_(NAME)
 
 #ifdef __cplusplus
 }

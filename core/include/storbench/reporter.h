@@ -73,9 +73,8 @@
 extern "C" {
 #endif
 
-enum sb_reporter_flags {
-	SB_REPORTER_OWN_THREAD = 1u << 0, /* interval hook on its own thread */
-};
+/* struct sb_reporter_ops.flags */
+#define SB_REPORTER_OWN_THREAD (1u << 0) /* interval hook on its own thread */
 
 /* An interval hook's return: failed, but may succeed later (above). */
 #define SB_TRANSIENT 1
@@ -88,14 +87,16 @@ enum sb_reporter_flags {
 #define SB_RQ_FAILED	  4u /* lost to a fatal error of its hook */
 #define SB_RQ_UNDELIVERED 5u /* still queued at the flush deadline */
 
+/* The results each hook gets are read with the host's res_*, period_* and
+ * run_* functions (stats.h); they are valid for the hook's duration. */
 struct sb_reporter_ops {
-	size_t size;
-	unsigned flags;
-	size_t state_size;
+	uint32_t size;
+	uint32_t flags;
+	uint32_t state_size;
 	int (*open)(struct sb_env *env, const struct sb_run_info *run);
-	int (*interval)(struct sb_env *env, const struct sb_interval *iv);
-	int (*job_end)(struct sb_env *env, const struct sb_job_result *res);
-	int (*run_end)(struct sb_env *env, const struct sb_run_result *res);
+	int (*interval)(struct sb_env *env, const struct sb_period *period);
+	int (*job_end)(struct sb_env *env, const struct sb_result *res);
+	int (*run_end)(struct sb_env *env, const struct sb_run *run);
 	void (*close)(struct sb_env *env);
 };
 

@@ -1,18 +1,41 @@
 /*
  * storbench/stats.h - the measurements reporters receive.
  *
- * Units: times in nanoseconds, amounts in bytes and I/O counts, CPU in
- * percent of one core (as fio reports usr_cpu/sys_cpu). A reporter converts
- * to whatever its format wants.
+ * Results are opaque: a reporter reads each figure by its scope and key
+ * through the host's res_* functions (plugin.h), in the manner of
+ * curl_easy_getinfo(), so the host can add figures in a minor release
+ * without moving anything a plugin was built against. A plugin that wants
+ * a plain structure fills one with storbench/result_view.h (header-only, no
+ * part of the ABI).
+ *
+ * Three kinds of struct sb_result:
+ *  - a job's result (job_end; in run_end's SB_RUN_JOBS): one job, merged
+ *    over its clones (SB_FIG_CLONE is SB_ALL_CLONES), or one clone of it
+ *    when the job reports per clone (no group_reporting, numjobs > 1);
+ *  - a job's share of a period (interval: period_result(p, i)), and the
+ *    period as a whole (period_result(p, SB_WHOLE));
+ *  - the run as a whole and each of its disks (run_end: run_result()).
+ * Every job's result and period share carries SB_FIG_JOB_ID (0, 1, 2, ...
+ * in job-file order, as env->job_id) and SB_FIG_CLONE.
+ *
+ * What the ABI carries is measurements (nanoseconds, bytes, counts,
+ * percent) and the job's reporting options (percentile_list,
+ * unified_rw_reporting, group_reporting, *_percentiles); how fio lays a
+ * report out (key names, units, rounding, which percentiles, order) is the
+ * reporters' business, not the ABI's (docs/abi.md).
+ *
+ * Units: times in nanoseconds unless a figure's name says _MS, amounts in
+ * bytes and I/O counts, CPU in percent of one core (as fio reports
+ * usr_cpu/sys_cpu) unless it says otherwise.
  *
  * Latency: slat is submission (queue+commit), clat is completion (submit to
  * reap), lat is both. Each has exact n/min/max/mean/stddev and a log-linear
  * histogram (relative error under 0.5%) that the host queries through
  * sb_host.hist_* functions; histograms of several workers merge exactly.
  *
- * Ownership: every structure here and everything it points to belongs to the
- * host and is valid only during the reporter hook it is passed to; a reporter
- * copies what it wants to keep.
+ * Ownership: every result, period and run and everything read from them
+ * (strings, histograms) belongs to the host and is valid only during the
+ * reporter hook it is passed to; a reporter copies what it wants to keep.
  */
 #ifndef STORBENCH_STATS_H
 #define STORBENCH_STATS_H
@@ -26,176 +49,158 @@
 extern "C" {
 #endif
 
-struct sb_lat {
-	uint64_t n;
-	uint64_t min_ns;
-	uint64_t max_ns;
-	double mean_ns;
-	double stddev_ns;
-	const struct sb_hist *hist; /* NULL when not measured */
-};
+/* Scopes: the directions (as SB_DDIR_READ, _WRITE, _TRIM), all of them as
+ * one (unified_rw_reporting), the job's syncs, and the job as a whole. */
+#define SB_SCOPE_READ  0u
+#define SB_SCOPE_WRITE 1u
+#define SB_SCOPE_TRIM  2u
+#define SB_SCOPE_MIXED 3u /* only when SB_FIG_UNIFIED is not NONE */
+#define SB_SCOPE_SYNC  4u /* fsync/fdatasync: SB_FIG_IOS and SB_FIG_LAT */
+#define SB_SCOPE_JOB   5u
 
-struct sb_dir_stats {
-	uint64_t ios;	     /* completed I/Os */
-	uint64_t bytes;	     /* bytes transferred */
-	uint64_t errors;     /* I/Os that failed */
-	uint64_t runtime_ns; /* time this direction was active */
-	struct sb_lat slat;
-	struct sb_lat clat;
-	struct sb_lat lat;
-};
+/*
+ * Figures. (u64) and the like say which res_* function reads it; "dir"
+ * marks one of the scopes READ, WRITE, TRIM, MIXED (and on a disk READ and
+ * WRITE), "job" the scope SB_SCOPE_JOB.
+ */
+/* dir: amounts. In a period share or a period as a whole, the period's. */
+#define SB_FIG_IOS    1u /* (u64) I/Os completed; SYNC: syncs */
+#define SB_FIG_BYTES  2u /* (u64) bytes transferred */
+#define SB_FIG_ERRORS 3u /* (u64) I/Os that failed */
+#define SB_FIG_RUNTIME_NS                                                      \
+	4u /* (u64) time the direction was active;                             \
+	      job: wall time of the job's I/O phase */
 
-/* Statistics of per-period samples, as fio's "bw" and "iops" lines give
- * them: min, max, mean and standard deviation over n periods. */
-struct sb_samples {
-	uint64_t n;
-	double min;
-	double max;
-	double mean;
-	double stddev;
-};
+/* dir (and SYNC for SB_FIG_LAT): a latency's figures are its base plus
+ * one of SB_LAT_*; the base alone names its histogram (res_hist). */
+#define SB_FIG_SLAT   0x100u
+#define SB_FIG_CLAT   0x200u
+#define SB_FIG_LAT    0x300u
+#define SB_LAT_N      0u /* (u64) samples */
+#define SB_LAT_MIN    1u /* (u64) ns */
+#define SB_LAT_MAX    2u /* (u64) ns */
+#define SB_LAT_MEAN   3u /* (f64) ns */
+#define SB_LAT_STDDEV 4u /* (f64) ns */
 
-/* ABI 1.1: more of a direction, in struct sb_job_result.more[]. */
-struct sb_dir_more {
-	size_t size;
-	struct sb_samples bw;	/* bytes/s of each bwavgtime period */
-	struct sb_samples iops; /* I/Os/s of each iopsavgtime period */
-};
+/* dir: per-period samples as fio's "bw" and "iops" lines give them, base
+ * plus one of SB_SAMP_*: bytes/s of each bwavgtime period, I/Os/s of each
+ * iopsavgtime period. */
+#define SB_FIG_BW_SAMPLES   0x400u
+#define SB_FIG_IOPS_SAMPLES 0x500u
+#define SB_SAMP_N	    0u /* (u64) */
+#define SB_SAMP_MIN	    1u /* (f64) */
+#define SB_SAMP_MAX	    2u /* (f64) */
+#define SB_SAMP_MEAN	    3u /* (f64) */
+#define SB_SAMP_STDDEV	    4u /* (f64) */
 
-/* fio's I/O depth buckets: in flight at issue 1, 2, 4, 8, 16, 32, >=64;
- * submitted or completed at once 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64. */
+/* job: who. */
+#define SB_FIG_JOB_ID	   0x1001u /* (u64) 0, 1, 2, ... in job-file order */
+#define SB_FIG_CLONE	   0x1002u /* (u64) clone, or SB_ALL_CLONES */
+#define SB_FIG_GROUPID	   0x1003u /* (u64) */
+#define SB_FIG_NUMJOBS	   0x1004u /* (u64) clones the result covers */
+#define SB_FIG_NAME	   0x1005u /* (str) job name; disk: device name */
+#define SB_FIG_ENGINE	   0x1006u /* (str) engine's name */
+#define SB_FIG_DESCRIPTION 0x1007u /* (str) description=, when set */
+/* job: how it ended. */
+#define SB_FIG_ERROR  0x1010u /* (i64) first error as -errno, 0 */
+#define SB_FIG_ERRMSG 0x1011u /* (str) its message, or "" */
+#define SB_FIG_TOTAL_ERRORS                                                    \
+	0x1012u			       /* (u64) errors it went on after,       \
+					  and its own, over every dir */
+#define SB_FIG_FIRST_ERROR     0x1013u /* (i64) the first of them, -errno */
+#define SB_FIG_START_UNIX_MS   0x1014u /* (i64) when the job started */
+#define SB_FIG_CONTINUE_ON_ERR 0x1015u /* (u64) 1: may go on after errors */
+#define SB_FIG_IODEPTH	       0x1016u /* (u64) iodepth= after its engine */
+/* job: the reporting options the job asked for. */
+#define SB_FIG_GROUP_REPORTING 0x1020u /* (u64) 0 or 1 */
+#define SB_FIG_UNIFIED	       0x1021u /* (u64) SB_UNIFIED_* */
+#define SB_FIG_PCT_FLAGS       0x1022u /* (u64) SB_PCT_* */
+/* job: CPU. */
+#define SB_FIG_USR_CPU	    0x1030u /* (f64) percent of one core */
+#define SB_FIG_SYS_CPU	    0x1031u /* (f64) */
+#define SB_FIG_CTX_SWITCHES 0x1032u /* (u64) */
+#define SB_FIG_MAJFLT	    0x1033u /* (u64) */
+#define SB_FIG_MINFLT	    0x1034u /* (u64) */
+/* The whole host's CPU over the job's run, percent of all cores (0..100),
+ * and Iometer's efficiency: IOPS per percent of it. Run as a whole: the
+ * host's CPU over the run, percent of all cores. */
+#define SB_FIG_HOST_CPU	      0x1035u /* (f64) */
+#define SB_FIG_CPU_EFFICIENCY 0x1036u /* (f64) */
+#define SB_FIG_HOST_USR	      0x1037u /* (f64) run */
+#define SB_FIG_HOST_SYS	      0x1038u /* (f64) run */
+
+/* A period as a whole (job scope; dir scopes: SB_FIG_IOS, SB_FIG_BYTES
+ * summed over its jobs). */
+#define SB_FIG_ELAPSED_NS   0x1040u /* (u64) since the run started */
+#define SB_FIG_PERIOD_NS    0x1041u /* (u64) length of this period */
+#define SB_FIG_JOBS_RUNNING 0x1042u /* (u64) */
+#define SB_FIG_DONE_PCT	    0x1043u /* (f64) of the run, 0..100; <0: unknown */
+#define SB_FIG_ETA_NS	    0x1044u /* (u64) time left; UINT64_MAX unknown */
+#define SB_FIG_UNIX_MS	    0x1045u /* (i64) wall clock at its end */
+/* Run as a whole (job scope): SB_FIG_ERROR (first error of the run),
+ * SB_FIG_HOST_USR, SB_FIG_HOST_SYS, SB_FIG_NUMJOBS (results). */
+
+/* A disk (run_result(run, SB_RUN_DISKS, i)), from /proc/diskstats over the
+ * run (fio's "Disk stats"): job scope SB_FIG_NAME (sda, nvme0n1), READ and
+ * WRITE scopes SB_FIG_IOS and these. */
+#define SB_FIG_MERGES	   0x1050u /* (u64) dir */
+#define SB_FIG_SECTORS	   0x1051u /* (u64) dir */
+#define SB_FIG_TICKS_MS	   0x1052u /* (u64) dir: time spent on it */
+#define SB_FIG_IO_TICKS_MS 0x1053u /* (u64) job: time the device was busy */
+#define SB_FIG_IN_QUEUE_MS 0x1054u /* (u64) job: weighted time in queue */
+#define SB_FIG_UTIL	   0x1055u /* (f64) job: busy percent of the run */
+
+/* Lists (res_list), each item a struct sb_item. */
+#define SB_LIST_FACTS 1u /* key, value: engine facts (host->fact) */
+#define SB_LIST_OPTIONS                                                        \
+	2u		       /* key, value: what the job set, as written;    \
+				  secrets shown as "<secret>" */
+#define SB_LIST_PERCENTILES 3u /* f64: percentile_list, ascending */
+/* u64, SB_DEPTH_BUCKETS items each: fio's I/O depth buckets, in flight at
+ * issue 1, 2, 4, 8, 16, 32, >=64; submitted or completed at once 0, 1-4,
+ * 5-8, 9-16, 17-32, 33-64, >64. */
+#define SB_LIST_DEPTH	 4u
+#define SB_LIST_SUBMIT	 5u
+#define SB_LIST_COMPLETE 6u
 #define SB_DEPTH_BUCKETS 7
 
-/* struct sb_job_result.unified: fio's unified_rw_reporting. */
-enum sb_unified {
-	SB_UNIFIED_NONE = 0,  /* read, write, trim apart */
-	SB_UNIFIED_MIXED = 1, /* only "mixed": all directions as one */
-	SB_UNIFIED_BOTH = 2,  /* each direction, and "mixed" too */
-};
-
-/* struct sb_job_result.pct_flags: which latencies' percentiles fio
- * would print (clat_percentiles, lat_percentiles, slat_percentiles). */
-enum sb_pct_flags {
-	SB_PCT_CLAT = 1u << 0,
-	SB_PCT_LAT = 1u << 1,
-	SB_PCT_SLAT = 1u << 2,
-};
-
-/* A job's clone, when results are per clone (no group_reporting). */
-#define SB_ALL_CLONES 0xffffffffu
-
-struct sb_fact {
+/* Frozen for the major: an item of a list; what a list does not use is
+ * NULL or 0. */
+struct sb_item {
 	const char *key;
 	const char *value;
+	uint64_t u64;
+	double f64;
 };
 
-struct sb_job_result {
-	size_t size;
-	const char *name;
-	const char *engine;
-	unsigned groupid;
-	unsigned numjobs;
-	int error;	     /* first error as -errno, 0 if none */
-	const char *errmsg;  /* its message, or "" */
-	uint64_t runtime_ns; /* wall time of the job's I/O phase */
-	struct sb_dir_stats dir[SB_DDIR_COUNT];
-	double usr_cpu; /* percent of one core */
-	double sys_cpu;
-	uint64_t ctx_switches;
-	uint64_t majflt;
-	uint64_t minflt;
-	const struct sb_fact *facts; /* engine facts (host->fact) */
-	size_t nfacts;
-	/* ABI 1.1: read only when SB_HAS_FIELD(res, field). */
-	const struct sb_dir_more *more; /* [SB_DDIR_COUNT] */
-	unsigned clone;	     /* which clone, or SB_ALL_CLONES: all merged */
-	int group_reporting; /* the job asked for group_reporting */
-	int unified;	     /* enum sb_unified */
-	struct sb_dir_stats mixed; /* all directions as one, when unified */
-	struct sb_dir_more mixed_more;
-	uint64_t depth[SB_DEPTH_BUCKETS];    /* I/Os by depth at issue */
-	uint64_t submit[SB_DEPTH_BUCKETS];   /* commits by I/Os in them */
-	uint64_t complete[SB_DEPTH_BUCKETS]; /* reaps by I/Os in them */
-	/* The whole host's CPU over the job's run, percent of all cores
-	 * (0..100), and Iometer's efficiency: IOPS per percent of it. */
-	double host_cpu;
-	double cpu_efficiency;
-	const double *percentiles; /* percentile_list, ascending */
-	size_t npercentiles;
-	unsigned pct_flags;	 /* enum sb_pct_flags */
-	const char *description; /* description=, or NULL */
-	int64_t start_unix_ms;	 /* when the job started */
-	uint64_t total_errors;	 /* errors the job went on after, and its
-				    own, over every direction */
-	int first_error;	 /* the first of them as -errno, 0: none */
-	unsigned iodepth;	 /* the job's iodepth= (after its engine) */
-	int continue_on_error;	 /* the job may go on after errors */
-	uint64_t sync_ios;	 /* fsync/fdatasync completed */
-	struct sb_lat sync_lat;	 /* their latencies */
-	const struct sb_fact *options; /* what the job set, as written;
-					  secrets shown as "<secret>" */
-	size_t noptions;
-};
+/* period_result()'s and run_result()'s i for the period or run itself. */
+#define SB_WHOLE 0xffffffffu
+/* run_count()'s and run_result()'s sets. */
+#define SB_RUN_JOBS  0u
+#define SB_RUN_DISKS 1u
 
-/* One job's share of a period (ABI 1.1). */
-struct sb_interval_job {
-	const char *name;
-	unsigned groupid;
-	uint64_t ios[SB_DDIR_COUNT];
-	uint64_t bytes[SB_DDIR_COUNT];
-	double lat_mean_ns[SB_DDIR_COUNT]; /* of the period's I/Os; 0: none */
-	/* The period's completion latencies, for host->hist_percentile and
-	 * hist_next; NULL when not kept (no --status-interval). */
-	const struct sb_hist *clat_hist[SB_DDIR_COUNT];
-};
+/* SB_FIG_CLONE of a result that merges all of a job's clones. */
+#define SB_ALL_CLONES 0xffffffffu
 
-/* Per-period snapshot: amounts of this period only, not since the start. */
-struct sb_interval {
-	size_t size;
-	uint64_t elapsed_ns; /* since the run started */
-	uint64_t period_ns;  /* length of this period */
-	unsigned jobs_running;
-	uint64_t ios[SB_DDIR_COUNT];
-	uint64_t bytes[SB_DDIR_COUNT];
-	double done_pct; /* of the whole run, 0..100; <0 when unknown */
-	uint64_t eta_ns; /* time left, UINT64_MAX when unknown */
-	/* ABI 1.1: read only when SB_HAS_FIELD(iv, field). */
-	const struct sb_interval_job *jobs; /* the jobs running */
-	size_t njobs;
-	int64_t unix_ms; /* wall clock at the period's end */
-};
+/* SB_FIG_UNIFIED: fio's unified_rw_reporting. */
+#define SB_UNIFIED_NONE	 0u /* read, write, trim apart */
+#define SB_UNIFIED_MIXED 1u /* only "mixed": all directions as one */
+#define SB_UNIFIED_BOTH	 2u /* each direction, and "mixed" too */
 
+/* SB_FIG_PCT_FLAGS: which latencies' percentiles fio would print
+ * (clat_percentiles, lat_percentiles, slat_percentiles). */
+#define SB_PCT_CLAT (1u << 0)
+#define SB_PCT_LAT  (1u << 1)
+#define SB_PCT_SLAT (1u << 2)
+
+/* What a reporter's open() gets: the run about to start. Host-filled;
+ * grows only at the end. */
 struct sb_run_info {
-	size_t size;
+	uint32_t size;
+	uint32_t njobs;
 	const char *host_version; /* SB_VERSION_STRING */
 	const char *hostname;
 	int64_t start_unix_ns;
-	unsigned njobs;
-};
-
-/* A local block device under the run's files, from /proc/diskstats over
- * the run (fio's "Disk stats" and disk_util). */
-struct sb_disk {
-	const char *name; /* as in /proc/diskstats: sda, nvme0n1, loop3 */
-	uint64_t ios[2];  /* reads, writes completed */
-	uint64_t merges[2];
-	uint64_t sectors[2];
-	uint64_t ticks_ms[2]; /* time spent reading, writing */
-	uint64_t io_ticks_ms; /* time the device was busy */
-	uint64_t in_queue_ms; /* weighted time in queue */
-	double util;	      /* busy percent of the run */
-};
-
-struct sb_run_result {
-	size_t size;
-	unsigned njobs;
-	const struct sb_job_result *const *jobs;
-	int error; /* first error of the run, 0 if none */
-	/* ABI 1.1: read only when SB_HAS_FIELD(res, field). */
-	double host_usr; /* the host's CPU over the run, percent of all */
-	double host_sys; /* cores */
-	const struct sb_disk *disks;
-	size_t ndisks;
 };
 
 #ifdef __cplusplus

@@ -6,8 +6,9 @@
  *  - SB_ABI_* is the plugin ABI. A plugin records the ABI it was built
  *    against in its descriptor. The host loads it when the major numbers are
  *    equal and the plugin's minor is not newer than the host's. Minor bumps
- *    only ever append fields or hooks at the end of a structure; a major bump
- *    is the only way anything is removed or reordered.
+ *    only ever append (fields at the end of a structure that begins with its
+ *    size, hooks, figures, constants); a major bump is the only way anything
+ *    is removed, reordered or retyped. docs/abi.md has the whole rule.
  *
  * No pointers, no threads: this header is constants only.
  */
@@ -19,7 +20,13 @@
 #define SB_VERSION_PATCH  0
 #define SB_VERSION_STRING "0.1.0"
 
-#define SB_ABI_MAJOR 1
-#define SB_ABI_MINOR 2
+#define SB_ABI_MAJOR 2
+/* SB_ABI_MINOR_OVERRIDE: only for the ABI tests, which build a host of a
+ * later minor from this tree to load plugins built for this one. */
+#ifdef SB_ABI_MINOR_OVERRIDE
+#define SB_ABI_MINOR SB_ABI_MINOR_OVERRIDE
+#else
+#define SB_ABI_MINOR 0
+#endif
 
 #endif

@@ -15,8 +15,8 @@
 static const struct sb_plugin *find_any(struct sb_ctx *ctx, struct sb_loader *l,
 					const char *name)
 {
-	static const enum sb_plugin_kind kinds[] = {
-		SB_KIND_REPORTER, SB_KIND_ENGINE, SB_KIND_GENERATOR};
+	static const uint32_t kinds[] = {SB_KIND_REPORTER, SB_KIND_ENGINE,
+					 SB_KIND_GENERATOR};
 	const struct sb_plugin *p;
 
 	/* A path would load any file: sections are names only. */

@@ -18,7 +18,7 @@ static void learn_kvs(struct sb_ctx *ctx, struct sb_loader *l,
 	const struct sb_plugin *p;
 
 	for (; kv; kv = kv->next) {
-		enum sb_plugin_kind kind;
+		uint32_t kind;
 
 		if (!kv->value)
 			continue;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include <storbench/plugin.h>
-#include <storbench/stats.h>
+#include "../stats/results.h"
 
 #include "../sb_ctx.h"
 
@@ -60,9 +60,10 @@ void sb_handle_init(struct sb_handle *h, const struct sb_ctx *ctx,
 /* Free what host->alloc() handed out for this handle. */
 void sb_handle_release(struct sb_handle *h);
 
-/* Fill env for an instance; opts/state may be NULL. */
+/* Fill env for an instance; opts/state may be NULL. The caller sets
+ * env->job_id for an instance within a job. */
 void sb_env_init(struct sb_env *env, struct sb_handle *h, void *opts,
-		 void *state, const struct sb_job *job, unsigned worker);
+		 void *state, const struct sb_job *job, unsigned clone);
 
 /* Message for a failed hook: the plugin's own if it set one. */
 const char *sb_handle_errmsg(const struct sb_handle *h, int code);

@@ -39,7 +39,7 @@ void sb_handle_release(struct sb_handle *h)
 }
 
 void sb_env_init(struct sb_env *env, struct sb_handle *h, void *opts,
-		 void *state, const struct sb_job *job, unsigned worker)
+		 void *state, const struct sb_job *job, unsigned clone)
 {
 	memset(env, 0, sizeof(*env));
 	env->size = sizeof(*env);
@@ -48,7 +48,7 @@ void sb_env_init(struct sb_env *env, struct sb_handle *h, void *opts,
 	env->opts = opts;
 	env->state = state;
 	env->job = job;
-	env->worker = worker;
+	env->clone = clone;
 	env->wake_fd = -1;
 }
 
@@ -64,8 +64,7 @@ const char *sb_handle_errmsg(const struct sb_handle *h, int code)
 	return strerror(-code);
 }
 
-static void host_log(struct sb_handle *h, enum sb_log_level level,
-		     const char *fmt, ...)
+static void host_log(struct sb_handle *h, uint32_t level, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -208,10 +207,14 @@ static uint64_t host_hist_percentile(const struct sb_hist *hist, double pct)
 	return sb_hist_percentile(hist, pct);
 }
 
-static int host_hist_next(const struct sb_hist *hist, size_t *cursor,
+static int host_hist_next(const struct sb_hist *hist, uint64_t *cursor,
 			  uint64_t *lo_ns, uint64_t *hi_ns, uint64_t *count)
 {
-	return sb_hist_next(hist, cursor, lo_ns, hi_ns, count);
+	size_t c = (size_t)*cursor;
+	int more = sb_hist_next(hist, &c, lo_ns, hi_ns, count);
+
+	*cursor = c;
+	return more;
 }
 
 static uint64_t host_reporter_count(struct sb_handle *h, uint32_t what)
@@ -268,6 +271,16 @@ const struct sb_host sb_host_services = {
 	.hist_count = host_hist_count,
 	.hist_percentile = host_hist_percentile,
 	.hist_next = host_hist_next,
+	.res_u64 = sb_res_u64,
+	.res_i64 = sb_res_i64,
+	.res_f64 = sb_res_f64,
+	.res_str = sb_res_str,
+	.res_hist = sb_res_hist,
+	.res_list = sb_res_list,
+	.period_count = sb_period_count,
+	.period_result = sb_period_result,
+	.run_count = sb_run_count,
+	.run_result = sb_run_result,
 	.reporter_count = host_reporter_count,
 	.deadline_ns = host_deadline_ns,
 	.stopping = host_stopping,

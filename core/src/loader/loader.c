@@ -193,7 +193,7 @@ static int refuse(struct sb_loader *l, struct sb_ctx *ctx, const char *path,
 
 static void copy_ops(struct sb_plugin *p)
 {
-	size_t have = *(const size_t *)p->desc->ops, room = sizeof(p->ops);
+	size_t have = *(const uint32_t *)p->desc->ops, room = sizeof(p->ops);
 
 	switch (p->desc->kind) {
 	case SB_KIND_ENGINE:
@@ -299,13 +299,13 @@ static int load_path(struct sb_loader *l, struct sb_ctx *ctx, const char *file,
 	return 0;
 }
 
-static const char *article(enum sb_plugin_kind kind)
+static const char *article(uint32_t kind)
 {
 	return kind == SB_KIND_ENGINE ? "an" : "a";
 }
 
 static int kind_matches(struct sb_ctx *ctx, const struct sb_plugin *p,
-			enum sb_plugin_kind kind)
+			uint32_t kind)
 {
 	if (p->desc->kind == kind)
 		return 0;
@@ -316,7 +316,7 @@ static int kind_matches(struct sb_ctx *ctx, const struct sb_plugin *p,
 }
 
 int sb_loader_find(struct sb_loader *l, struct sb_ctx *ctx, const char *spec,
-		   enum sb_plugin_kind kind, const struct sb_plugin **out)
+		   uint32_t kind, const struct sb_plugin **out)
 {
 	struct sb_plugin *p = NULL;
 	char file[PATH_MAX];

@@ -59,7 +59,7 @@ void sb_loader_free(struct sb_loader *l);
  * why (including a refusal's reason) and a negative code is returned.
  */
 int sb_loader_find(struct sb_loader *l, struct sb_ctx *ctx, const char *spec,
-		   enum sb_plugin_kind kind, const struct sb_plugin **out);
+		   uint32_t kind, const struct sb_plugin **out);
 
 /* Load every *.so on the search path (for --list-plugins). Refusals are
  * recorded in l->refusals, not returned as errors. */
@@ -70,6 +70,6 @@ void sb_loader_load_all(struct sb_loader *l, struct sb_ctx *ctx);
 int sb_plugin_validate(const struct sb_plugin_descriptor *d, char *why,
 		       size_t whylen);
 
-const char *sb_kind_name(enum sb_plugin_kind kind);
+const char *sb_kind_name(uint32_t kind);
 
 #endif

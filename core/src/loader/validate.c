@@ -8,7 +8,7 @@
 #include <storbench/generator.h>
 #include <storbench/reporter.h>
 
-const char *sb_kind_name(enum sb_plugin_kind kind)
+const char *sb_kind_name(uint32_t kind)
 {
 	switch (kind) {
 	case SB_KIND_ENGINE:
@@ -41,7 +41,7 @@ static int valid_name(const char *s)
 	return 1;
 }
 
-static size_t opt_field_size(enum sb_opt_type type)
+static size_t opt_field_size(uint32_t type)
 {
 	switch (type) {
 	case SB_OPT_BOOL:
@@ -151,23 +151,23 @@ int sb_plugin_validate(const struct sb_plugin_descriptor *d, char *why,
 {
 	if (d->abi_major != SB_ABI_MAJOR) {
 		snprintf(why, len,
-			 "built for plugin ABI %u.%u, this host has ABI %d.%d: "
+			 "built for plugin ABI %u.%u, this host has ABI %u.%u: "
 			 "the major version differs, rebuild it against this "
 			 "SDK",
-			 d->abi_major, d->abi_minor, SB_ABI_MAJOR,
-			 SB_ABI_MINOR);
+			 d->abi_major, d->abi_minor, (unsigned)SB_ABI_MAJOR,
+			 (unsigned)SB_ABI_MINOR);
 		return -1;
 	}
 	if (d->abi_minor > SB_ABI_MINOR) {
 		snprintf(why, len,
 			 "built for plugin ABI %u.%u, newer than this host's "
-			 "ABI %d.%d: upgrade storbench",
-			 d->abi_major, d->abi_minor, SB_ABI_MAJOR,
-			 SB_ABI_MINOR);
+			 "ABI %u.%u: upgrade storbench",
+			 d->abi_major, d->abi_minor, (unsigned)SB_ABI_MAJOR,
+			 (unsigned)SB_ABI_MINOR);
 		return -1;
 	}
 	if (!SB_HAS_FIELD(d, ops))
-		return fail(why, len, "descriptor is %s than ABI 1.0's",
+		return fail(why, len, "descriptor is %s than ABI 2.0's",
 			    "smaller");
 	if (!d->name)
 		return fail(why, len, "required field '%s' is missing", "name");
@@ -192,7 +192,7 @@ int sb_plugin_validate(const struct sb_plugin_descriptor *d, char *why,
 			    "kind");
 	if (!d->ops)
 		return fail(why, len, "required field '%s' is missing", "ops");
-	if (*(const size_t *)d->ops == 0)
+	if (*(const uint32_t *)d->ops == 0)
 		return fail(why, len, "required field '%s' is missing",
 			    "ops.size");
 	if (validate_options(d, why, len))

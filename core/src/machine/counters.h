@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <storbench/stats.h>
+#include "../stats/results.h"
 
 /* The "cpu" line of /proc/stat, in clock ticks. */
 struct sb_cpustat {

@@ -90,7 +90,7 @@ static void add_cpu(const struct sb_runjob *rj, unsigned i,
 
 /* What the job's section set, as fio's "job options" lists it; a value
  * of a secret option never leaves the host. */
-static int job_options(const struct sb_runjob *rj, struct sb_result *res)
+static int job_options(const struct sb_runjob *rj, struct sb_job_res *res)
 {
 	size_t n = 0;
 
@@ -121,7 +121,7 @@ static int job_options(const struct sb_runjob *rj, struct sb_result *res)
 }
 
 /* The syncs of clone i, or of all of them (i == numjobs). */
-static int sync_view(const struct sb_runjob *rj, struct sb_result *res,
+static int sync_view(const struct sb_runjob *rj, struct sb_job_res *res,
 		     unsigned i)
 {
 	unsigned from = i < rj->job.numjobs ? i : 0;
@@ -137,14 +137,14 @@ static int sync_view(const struct sb_runjob *rj, struct sb_result *res,
 	return 0;
 }
 
-static int fill(struct sb_runjob *rj, struct sb_result *res, unsigned i,
+static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 		const struct sb_dir_acc *dir, uint64_t runtime_ns)
 {
 	const struct sb_job_opts *o = &rj->opts;
 	struct sb_job_result *r = &res->r;
 	double iops = 0;
 
-	r->size = sizeof(*r);
+	r->job_id = rj->job_id;
 	r->name = rj->def->name;
 	r->engine = rj->engine->desc->name;
 	r->groupid = rj->groupid;
@@ -163,7 +163,6 @@ static int fill(struct sb_runjob *rj, struct sb_result *res, unsigned i,
 			sb_dir_view(&dir[d], runtime_ns, &r->dir[d]);
 		else
 			memset(&r->dir[d], 0, sizeof(r->dir[d]));
-		res->more[d].size = sizeof(res->more[d]);
 		if (rj->samp) {
 			samples_view(&rj->samp[i].bw[d], &res->more[d].bw);
 			samples_view(&rj->samp[i].iops[d], &res->more[d].iops);
@@ -201,7 +200,6 @@ static int fill(struct sb_runjob *rj, struct sb_result *res, unsigned i,
 		for (int d = 0; d < SB_DDIR_COUNT; d++)
 			sb_dir_merge(res->mixed, &dir[d]);
 		sb_dir_view(res->mixed, runtime_ns, &r->mixed);
-		r->mixed_more.size = sizeof(r->mixed_more);
 		if (rj->samp) {
 			samples_view(&rj->samp[i].bw[SB_DDIR_COUNT],
 				     &r->mixed_more.bw);
@@ -318,7 +316,6 @@ int sb_group_merge(struct sb_runjob *const *jobs, size_t n,
 	 * way only when the threads run in step). */
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
 		sb_dir_view(&g->acc[d], m->runtime_ns, &m->dir[d]);
-		g->res.more[d].size = sizeof(g->res.more[d]);
 		iops += m->runtime_ns ? (double)g->acc[d].ios * 1e9 /
 						(double)m->runtime_ns
 				      : 0;
@@ -334,7 +331,6 @@ int sb_group_merge(struct sb_runjob *const *jobs, size_t n,
 			sb_dir_merge(g->res.mixed, &g->acc[d]);
 		sb_dir_view(g->res.mixed, m->runtime_ns, &m->mixed);
 		memset(&m->mixed_more, 0, sizeof(m->mixed_more));
-		m->mixed_more.size = sizeof(m->mixed_more);
 	}
 	return 0;
 }

@@ -173,14 +173,13 @@ static void period_hists(struct sb_runjob *rj, struct sb_period_prev *pp,
 }
 
 /* One period's record: amounts since the period's last, per job too. */
-static void period(struct sb_sampler *s, struct sb_period *p, uint64_t now,
-		   struct sb_interval *iv)
+static void period(struct sb_sampler *s, struct sb_period_track *p,
+		   uint64_t now, struct sb_interval *iv)
 {
 	double done_sum = 0;
 	int unknown = 0;
 
 	memset(iv, 0, sizeof(*iv));
-	iv->size = sizeof(*iv);
 	iv->elapsed_ns = now - s->start_ns;
 	iv->period_ns = now - p->last_ns;
 	iv->eta_ns = 0;
@@ -199,6 +198,7 @@ static void period(struct sb_sampler *s, struct sb_period *p, uint64_t now,
 			ij = &s->ivjobs[iv->njobs++];
 			memset(ij, 0, sizeof(*ij));
 			ij->name = rj->def->name;
+			ij->job_id = rj->job_id;
 			ij->groupid = rj->groupid;
 			for (int d = 0; d < SB_DDIR_COUNT; d++) {
 				uint64_t di = ios[d] - pp->ios[d];

@@ -23,7 +23,7 @@ struct sb_period_prev {
 	struct sb_hist *hist_prev, *hist_period;
 };
 
-struct sb_period {
+struct sb_period_track {
 	uint64_t every_ns; /* 0: never */
 	uint64_t last_ns;
 	struct sb_period_prev *prev; /* per job */
@@ -40,7 +40,7 @@ struct sb_sampler {
 	pthread_cond_t cond;
 	int stop, running;
 	uint64_t start_ns;
-	struct sb_period status, progress;
+	struct sb_period_track status, progress;
 	struct sb_interval_job *ivjobs; /* per job, for struct sb_interval */
 	struct sb_hist *scratch;	/* a job's histograms summed */
 };

@@ -17,7 +17,7 @@ struct sb_ctx;
 
 /*
  * Value types only the core's own options use; plugins keep to the SDK's
- * enum sb_opt_type (validate.c refuses anything else in a plugin's table).
+ * SB_OPT_* (validate.c refuses anything else in a plugin's table).
  */
 enum sb_core_opt_type {
 	SB_OPT_SIZE_DIRS = 64, /* uint64_t[SB_DDIR_COUNT]: bs=4k,8k */

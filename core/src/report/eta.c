@@ -193,7 +193,7 @@ static char job_letter(const uint64_t *ios, const uint64_t *bytes)
 
 static int has_jobs(const struct sb_interval *iv)
 {
-	return SB_HAS_FIELD(iv, njobs) && iv->jobs && iv->njobs;
+	return iv->jobs && iv->njobs;
 }
 
 static size_t run_count(const struct sb_interval *iv)

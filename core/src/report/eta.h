@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include <storbench/stats.h>
+#include "../stats/results.h"
 
 enum sb_eta_mode {
 	SB_ETA_AUTO,   /* only when out is a terminal */

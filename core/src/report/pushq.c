@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../stats/results.h"
 #include "snapshot.h"
 
 /* Retries of a transient failure start here and double up to the cap:
@@ -89,6 +90,7 @@ static void *pushq_main(void *arg)
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
 		struct sb_snapshot *s;
+		struct sb_period p;
 		int rc, err;
 
 		while (!q->n && !q->closing && !q->abandon)
@@ -101,7 +103,11 @@ static void *pushq_main(void *arg)
 		q->in_hook = 1;
 		pthread_mutex_unlock(&q->lock);
 		errno = 0;
-		rc = q->hook(&q->env, sb_snapshot_view(s));
+		rc = sb_period_wrap(&p, sb_snapshot_view(s));
+		if (!rc) {
+			rc = q->hook(&q->env, &p);
+			sb_period_unwrap(&p);
+		}
 		err = errno;
 		pthread_mutex_lock(&q->lock);
 		q->in_hook = 0;
@@ -121,7 +127,7 @@ static void *pushq_main(void *arg)
 
 int sb_pushq_start(struct sb_ctx *ctx, struct sb_pushq **out,
 		   const struct sb_handle *like, const struct sb_env *env,
-		   int (*hook)(struct sb_env *, const struct sb_interval *),
+		   int (*hook)(struct sb_env *, const struct sb_period *),
 		   uint32_t cap, int (*out_check)(void *, int), void *arg)
 {
 	struct sb_pushq *q = calloc(1, sizeof(*q));

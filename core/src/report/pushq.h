@@ -41,7 +41,7 @@ struct sb_pushq {
 	int fatal; /* the hook failed: nothing more is delivered */
 	int broke; /* the hook returned what reporter.h forbids */
 	uint64_t counts[SB_PUSHQ_NCOUNTS];
-	int (*hook)(struct sb_env *env, const struct sb_interval *iv);
+	int (*hook)(struct sb_env *env, const struct sb_period *period);
 	/* Called under q->lock after each hook, with errno as the hook left
 	 * it: nonzero when the reporter's output has failed. */
 	int (*out_check)(void *arg, int err);
@@ -54,7 +54,7 @@ struct sb_pushq {
 /* Start a reporter's thread; env's opts and state are the reporter's. */
 int sb_pushq_start(struct sb_ctx *ctx, struct sb_pushq **out,
 		   const struct sb_handle *like, const struct sb_env *env,
-		   int (*hook)(struct sb_env *, const struct sb_interval *),
+		   int (*hook)(struct sb_env *, const struct sb_period *),
 		   uint32_t cap, int (*out_check)(void *, int), void *arg);
 
 /* Interval thread: queue a copy of iv, dropping the oldest when full. */

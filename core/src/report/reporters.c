@@ -434,6 +434,8 @@ int sb_reporters_open(struct sb_ctx *ctx, struct sb_reporters *rs,
 void sb_reporters_job_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 			  const struct sb_job_result *res)
 {
+	const struct sb_result w = sb_result_of_job(res);
+
 	for (size_t i = 0; i < rs->n; i++) {
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
@@ -441,7 +443,7 @@ void sb_reporters_job_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 		if (!r->opened || !r->ops->job_end || out_failed(r))
 			continue;
 		errno = 0;
-		rc = r->ops->job_end(&r->env, res);
+		rc = r->ops->job_end(&r->env, &w);
 		if (!out_check(ctx, rs, r, errno) && rc)
 			hook_error(ctx, r, "job_end", rc);
 	}
@@ -450,6 +452,13 @@ void sb_reporters_job_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
 			   const struct sb_interval *iv)
 {
+	struct sb_period p;
+
+	if (sb_period_wrap(&p, iv)) {
+		sb_log(ctx, SB_LOG_ERROR, NULL,
+		       "out of memory: a period is not reported");
+		return;
+	}
 	for (size_t i = 0; i < rs->n; i++) {
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
@@ -462,7 +471,7 @@ void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
 			continue;
 		}
 		errno = 0;
-		rc = r->ops->interval(&r->env, iv);
+		rc = r->ops->interval(&r->env, &p);
 		if (out_check(ctx, rs, r, errno)) {
 			r->interval_failed = 1;
 		} else if (rc && rc != SB_TRANSIENT) {
@@ -472,6 +481,7 @@ void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
 			r->interval_failed = 1;
 		}
 	}
+	sb_period_unwrap(&p);
 }
 
 /* What did not reach an own-thread reporter, said on stderr; 1 when
@@ -535,9 +545,12 @@ void sb_reporters_flush(struct sb_ctx *ctx, struct sb_reporters *rs)
 int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 			 const struct sb_run_result *res)
 {
+	struct sb_run run;
 	int err = 0;
 
 	sb_reporters_flush(ctx, rs);
+	if (sb_run_wrap(&run, res))
+		return sb_err(ctx, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < rs->n; i++) {
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
@@ -551,7 +564,7 @@ int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 		if (!r->opened || r->abandoned || out_failed(r))
 			continue;
 		errno = 0;
-		rc = r->ops->run_end(&r->env, res);
+		rc = r->ops->run_end(&r->env, &run);
 		if (!out_check(ctx, rs, r, errno) && rc) {
 			hook_error(ctx, r, "run_end", rc);
 			err = rc;
@@ -559,6 +572,7 @@ int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 		if (r->broke)
 			err = -EPROTO;
 	}
+	sb_run_unwrap(&run);
 	if (!err && __atomic_load_n(&rs->out_failed, __ATOMIC_RELAXED))
 		err = -EIO;
 	return err;

@@ -15,6 +15,7 @@
 
 #include "../host/handle.h"
 #include "pushq.h"
+#include "../stats/results.h"
 
 struct sb_loader;
 struct sb_plugin;

@@ -8,7 +8,7 @@
 #ifndef SB_REPORT_SNAPSHOT_H
 #define SB_REPORT_SNAPSHOT_H
 
-#include <storbench/stats.h>
+#include "../stats/results.h"
 
 struct sb_snapshot;
 

@@ -53,7 +53,7 @@ static int prepare_all(struct sb_ctx *ctx, struct sb_loader *loader,
 
 		if (!d->name)
 			continue;
-		rc = sb_runjob_prepare(ctx, loader, d, group, rj);
+		rc = sb_runjob_prepare(ctx, loader, d, (unsigned)n, group, rj);
 		*njobs = ++n;
 		rj->jobnum_base = threads + 1;
 		threads += (unsigned)rj->opts.numjobs;
@@ -394,7 +394,6 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	sb_cpustat_read(&cpu1);
 	sb_disks_finish(&disks, (sb_host_services.now_ns() - t0) / 1000000);
 	memset(&rr, 0, sizeof(rr));
-	rr.size = sizeof(rr);
 	rr.njobs = (unsigned)rep.n;
 	rr.jobs = rep.v;
 	rr.error = rc;

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include <storbench/stats.h>
+#include "results.h"
 
 #include "hist.h"
 

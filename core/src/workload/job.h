@@ -14,7 +14,7 @@
 
 #include <storbench/engine.h>
 #include <storbench/generator.h>
-#include <storbench/stats.h>
+#include "../stats/results.h"
 
 #include "../jobfile/jobfile.h"
 #include "../stats/acc.h"
@@ -63,7 +63,7 @@ struct sb_job_cfg {
 	const char **dirs;
 	unsigned ndirs;
 	char *dirs_buf;
-	int sync_ddir; /* SB_DDIR_DATASYNC, or SYNC for an ABI 1.0 engine */
+	int sync_ddir;		  /* what fdatasync= sends: SB_DDIR_DATASYNC */
 	struct sb_range filesize; /* max 0: not set */
 };
 
@@ -81,6 +81,7 @@ struct sb_runjob {
 	const struct sb_generator_ops *gops;
 	void *gen_opts;
 	struct sb_facts facts;
+	unsigned job_id; /* its place in the job files: 0, 1, 2, ... */
 	unsigned groupid;
 	unsigned jobnum_base; /* fio's thread number of clone 0 (1-based) */
 	struct sb_job_cfg cfg;
@@ -98,7 +99,7 @@ struct sb_runjob {
 	char errmsg[SB_ERRMSG_MAX];
 	/* What reporters get: the job merged, or one result per clone
 	 * without group_reporting (result.c). */
-	struct sb_result *res;
+	struct sb_job_res *res;
 	unsigned nres;
 	/* The host over the job's run, and when it started. */
 	struct sb_cpustat cpu_start;
@@ -156,7 +157,7 @@ struct sb_samples_acc {
 };
 
 /* One result as reporters get it, with what it points to. */
-struct sb_result {
+struct sb_job_res {
 	struct sb_job_result r;
 	struct sb_dir_more more[SB_DDIR_COUNT];
 	struct sb_dir_acc *mixed;    /* unified_rw_reporting: all as one */
@@ -388,11 +389,12 @@ enum sb_abandon_why {
 	SB_ABANDON_QUIT,    /* still running on a request to quit at once */
 };
 
-/* Parse def into rj, loading the plugins it names. Bad input: ctx->err says
- * where, and a negative code is returned. */
+/* Parse def, the job job_id of the run (0, 1, ... in job-file order), into
+ * rj, loading the plugins it names. Bad input: ctx->err says where, and a
+ * negative code is returned. */
 int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
-		      const struct sb_jobdef *def, unsigned groupid,
-		      struct sb_runjob *rj);
+		      const struct sb_jobdef *def, unsigned job_id,
+		      unsigned groupid, struct sb_runjob *rj);
 void sb_runjob_free(struct sb_runjob *rj);
 
 /* Main thread: engine setup and file layout, then one thread per clone. A
@@ -409,7 +411,7 @@ void sb_runjob_results_free(struct sb_runjob *rj);
 /* fio's group_reporting over several jobs of a group: one result of all
  * of them, named after the first. */
 struct sb_group_result {
-	struct sb_result res;
+	struct sb_job_res res;
 	struct sb_dir_acc *acc; /* [SB_DDIR_COUNT], the jobs merged */
 };
 int sb_group_merge(struct sb_runjob *const *jobs, size_t n,

@@ -426,9 +426,7 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 	c->trim_mode = !sb_rw_is_trim(&o->rw)	      ? SB_PAT_NO_TRIM
 		       : sb_rw_uses(o, SB_DDIR_WRITE) ? SB_PAT_TRIMWRITE
 						      : SB_PAT_TRIM;
-	/* An ABI 1.0 engine knows no fdatasync: it gets an fsync. */
-	c->sync_ddir = rj->engine->desc->abi_minor >= 1 ? SB_DDIR_DATASYNC
-							: SB_DDIR_SYNC;
+	c->sync_ddir = SB_DDIR_DATASYNC;
 	return 0;
 }
 
@@ -561,7 +559,7 @@ static const int fallocate_of[] = {
 	SB_FALLOC_TRUNCATE, SB_FALLOC_NONE,   SB_FALLOC_POSIX};
 
 /*
- * A plugin's own check of its options (ABI 1.2), in the parse phase like
+ * A plugin's own check of its options, in the parse phase like
  * the table's: --parse-only runs it, and what it refuses is bad input at
  * the option's file:line, not a job that fails once it has started.
  */
@@ -579,6 +577,7 @@ static int check_plugin(struct sb_ctx *ctx, struct sb_runjob *rj,
 		return 0;
 	sb_handle_init(&h, ctx, p->desc->name);
 	sb_env_init(&env, &h, opts, NULL, &rj->job, 0);
+	env.job_id = rj->job_id;
 	rc = check(&env, &option);
 	if (rc)
 		/* A positive return breaks the contract; it still refuses. */
@@ -614,8 +613,8 @@ static void fill_job_facts(struct sb_runjob *rj)
 }
 
 int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
-		      const struct sb_jobdef *def, unsigned groupid,
-		      struct sb_runjob *rj)
+		      const struct sb_jobdef *def, unsigned job_id,
+		      unsigned groupid, struct sb_runjob *rj)
 {
 	const struct sb_kv *kv;
 	int rc;
@@ -623,6 +622,7 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 	memset(rj, 0, sizeof(*rj));
 	rj->ctx = ctx;
 	rj->def = def;
+	rj->job_id = job_id;
 	rj->groupid = groupid;
 	rc = sb_facts_init(&rj->facts);
 	if (rc)

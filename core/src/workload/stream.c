@@ -346,7 +346,7 @@ void sb_stream_write_failed(struct sb_worker *w, const struct sb_ioslot *s)
 static void set_io(struct sb_worker *w, struct sb_ioslot *s, int ddir,
 		   unsigned file, uint64_t off, uint64_t len)
 {
-	s->io.ddir = (enum sb_ddir)ddir;
+	s->io.ddir = (uint32_t)ddir;
 	s->io.file = &w->files[file].f;
 	s->io.offset = off;
 	s->io.length = len;

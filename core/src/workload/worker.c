@@ -174,6 +174,7 @@ static int start_generator(struct sb_worker *w)
 		    w->idx);
 	w->genv.wake_fd = w->eenv.wake_fd;
 	w->gh.deadline_ns = &w->deadline_ns;
+	w->genv.job_id = rj->job_id;
 	sb_hook_enter(w, SB_HOOK_GEN_INIT);
 	rc = rj->gops->init ? rj->gops->init(&w->genv, &w->gwk) : 0;
 	sb_hook_leave(w);
@@ -344,6 +345,7 @@ int sb_worker_run(struct sb_worker *w)
 	w->eh.deadline_ns = &w->deadline_ns;
 	w->eh.complete = sb_io_callback;
 	w->eh.owner = w;
+	w->eenv.job_id = rj->job_id;
 	if (w->layout)
 		w->eenv.flags |= SB_ENV_LAYOUT;
 	if (!w->layout && rj->cfg.cpus) {

@@ -435,7 +435,7 @@ fe_blockdev() {
 FE_FILES_TESTS=$((FE_TRIM_TESTS + FE_FDATASYNC_TESTS + FE_OPEN_TESTS + \
 	FE_FALLOCATE_TESTS + FE_FALLOCATE_LAYOUT_TESTS + FE_BLOCKDEV_TESTS))
 
-# fe_files ENGINE [OPTION...]: the file features of ABI 1.1 through ENGINE:
+# fe_files ENGINE [OPTION...]: the file features of struct sb_job through ENGINE:
 # fe_trim, fe_fdatasync, fe_open, fe_fallocate, fe_fallocate_layout and
 # fe_blockdev.
 fe_files() {

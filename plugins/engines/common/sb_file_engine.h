@@ -54,34 +54,13 @@ static inline int sb_fe_size(int fd, const struct stat *st, uint64_t *size)
 	return 0;
 }
 
-/*
- * The ABI 1.1 fields of struct sb_job. A host built for ABI 1.0 hands a
- * shorter sb_job without them (SB_HAS_FIELD says so); for it they take the
- * values that host behaved as: files are created, nothing is invalidated,
- * writes are not synchronous, nothing is preallocated.
- */
-static inline int sb_fe_allow_create(const struct sb_job *job)
-{
-	return SB_HAS_FIELD(job, allow_create) ? job->allow_create : 1;
-}
-
-static inline int sb_fe_invalidate_wanted(const struct sb_job *job)
-{
-	return SB_HAS_FIELD(job, invalidate) ? job->invalidate : 0;
-}
-
 /* The open flag for sync=: O_SYNC for 1 (sync), O_DSYNC for 2 (dsync),
  * none for 0; an unknown value gets the stronger O_SYNC. */
 static inline int sb_fe_sync_flag(const struct sb_job *job)
 {
-	int v = SB_HAS_FIELD(job, sync_writes) ? job->sync_writes : 0;
+	int v = job->sync_writes;
 
 	return v == 0 ? 0 : v == 2 ? O_DSYNC : O_SYNC;
-}
-
-static inline int sb_fe_fallocate_mode(const struct sb_job *job)
-{
-	return SB_HAS_FIELD(job, fallocate) ? job->fallocate : SB_FALLOC_NONE;
 }
 
 /* Whether the descriptor sb_fe_open() returned can be written. */
@@ -121,7 +100,7 @@ static inline void sb_fe_invalidate(struct sb_env *env, const struct sb_file *f,
 			err = 0;
 		}
 	}
-	if (!err || env->worker != 0)
+	if (!err || env->clone != 0)
 		return;
 	if (err == EACCES || err == EPERM)
 		env->host->log(
@@ -165,7 +144,7 @@ static inline void sb_fe_invalidate(struct sb_env *env, const struct sb_file *f,
 static inline int sb_fe_prealloc(struct sb_env *env, struct sb_file *f,
 				 struct stat *st)
 {
-	int mode = sb_fe_fallocate_mode(env->job);
+	int mode = (int)env->job->fallocate;
 	off_t want = (off_t)f->want_bytes;
 	const char *call;
 	int err = 0;
@@ -247,7 +226,7 @@ static inline int sb_fe_prealloc(struct sb_env *env, struct sb_file *f,
 static inline int sb_fe_open(struct sb_env *env, struct sb_file *f,
 			     struct stat *st)
 {
-	int create = sb_fe_allow_create(env->job);
+	int create = env->job->allow_create;
 	int flags = O_RDWR | O_CLOEXEC;
 	struct stat local;
 	int err;
@@ -300,7 +279,7 @@ static inline int sb_fe_open(struct sb_env *env, struct sb_file *f,
 		f->fd = -1;
 		return err;
 	}
-	if (sb_fe_invalidate_wanted(env->job) && !(env->flags & SB_ENV_LAYOUT))
+	if (env->job->invalidate && !(env->flags & SB_ENV_LAYOUT))
 		sb_fe_invalidate(env, f, st);
 	return 0;
 }

@@ -175,7 +175,7 @@ static int faulty_init(struct sb_env *env)
 	const struct faulty_opts *o = env->opts;
 	struct faulty_state *s = env->state;
 
-	s->rng = sb_fe_seed((uint64_t)o->seed, env->worker);
+	s->rng = sb_fe_seed((uint64_t)o->seed, env->clone);
 	s->err = (int)o->err;
 	s->error_ppm = faulty_ppm(o->error_rate);
 	s->short_ppm = faulty_ppm(o->short_rate);
@@ -288,17 +288,8 @@ static const struct sb_engine_ops faulty_ops = {
 	.unlink_file = faulty_unlink,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_ENGINE,
-	.name = "faulty",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
-	.description = "psync or no I/O with injected errors, short I/O and "
-		       "latency, for tests",
-	.options = faulty_options,
-	.options_size = sizeof(struct faulty_opts),
-	.ops = &faulty_ops,
-};
+SB_PLUGIN_DEFINE(faulty, SB_KIND_ENGINE, &faulty_ops, .license = "MIT",
+		 .description = "psync or no I/O with injected errors, short "
+				"I/O and latency, for tests",
+		 .options = faulty_options,
+		 .options_size = sizeof(struct faulty_opts));

@@ -760,16 +760,7 @@ static const struct sb_engine_ops uring_ops = {
 	.unlink_file = sb_fe_unlink,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_ENGINE,
-	.name = "io_uring",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
-	.description = "Linux io_uring via liburing",
-	.options = uring_options,
-	.options_size = sizeof(struct uring_opts),
-	.ops = &uring_ops,
-};
+SB_PLUGIN_DEFINE(io_uring, SB_KIND_ENGINE, &uring_ops, .license = "MIT",
+		 .description = "Linux io_uring via liburing",
+		 .options = uring_options,
+		 .options_size = sizeof(struct uring_opts));

@@ -412,16 +412,7 @@ static const struct sb_engine_ops libaio_ops = {
 	.unlink_file = sb_fe_unlink,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_ENGINE,
-	.name = "libaio",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
+SB_PLUGIN_DEFINE(
+	libaio, SB_KIND_ENGINE, &libaio_ops, .license = "MIT",
 	.description = "Linux native asynchronous I/O (io_submit) via libaio",
-	.options = libaio_options,
-	.options_size = sizeof(struct libaio_opts),
-	.ops = &libaio_ops,
-};
+	.options = libaio_options, .options_size = sizeof(struct libaio_opts));

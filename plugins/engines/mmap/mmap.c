@@ -335,16 +335,7 @@ static const struct sb_engine_ops mmap_ops = {
 	.unlink_file = sb_fe_unlink,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_ENGINE,
-	.name = "mmap",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
+SB_PLUGIN_DEFINE(
+	mmap, SB_KIND_ENGINE, &mmap_ops, .license = "MIT",
 	.description = "memcpy to and from a shared mapping of the file",
-	.options = mmap_options,
-	.options_size = sizeof(struct mmap_opts),
-	.ops = &mmap_ops,
-};
+	.options = mmap_options, .options_size = sizeof(struct mmap_opts));

@@ -132,17 +132,8 @@ static const struct sb_engine_ops null_ops = {
 	.event = null_event,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_ENGINE,
-	.name = "null",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
-	.description = "completes every I/O at once, or after null_latency; "
-		       "measures storbench itself",
-	.options = null_options,
-	.options_size = sizeof(struct null_opts),
-	.ops = &null_ops,
-};
+SB_PLUGIN_DEFINE(null, SB_KIND_ENGINE, &null_ops, .license = "MIT",
+		 .description = "completes every I/O at once, or after "
+				"null_latency; measures storbench itself",
+		 .options = null_options,
+		 .options_size = sizeof(struct null_opts));

@@ -30,14 +30,6 @@ static const struct sb_engine_ops psync_ops = {
 	.unlink_file = sb_fe_unlink,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_ENGINE,
-	.name = "psync",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
-	.description = "pread/pwrite on local files and block devices",
-	.ops = &psync_ops,
-};
+SB_PLUGIN_DEFINE(
+	psync, SB_KIND_ENGINE, &psync_ops, .license = "MIT",
+	.description = "pread/pwrite on local files and block devices");

@@ -92,7 +92,7 @@ static int pvsync2_init(struct sb_env *env)
 {
 	struct pvsync2_state *s = env->state;
 
-	s->rng = sb_fe_seed(0, env->worker);
+	s->rng = sb_fe_seed(0, env->clone);
 	return 0;
 }
 
@@ -155,16 +155,7 @@ static const struct sb_engine_ops pvsync2_ops = {
 	.unlink_file = sb_fe_unlink,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_ENGINE,
-	.name = "pvsync2",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
-	.description = "preadv2/pwritev2 with per-I/O RWF_* flags",
-	.options = pvsync2_options,
-	.options_size = sizeof(struct pvsync2_opts),
-	.ops = &pvsync2_ops,
-};
+SB_PLUGIN_DEFINE(pvsync2, SB_KIND_ENGINE, &pvsync2_ops, .license = "MIT",
+		 .description = "preadv2/pwritev2 with per-I/O RWF_* flags",
+		 .options = pvsync2_options,
+		 .options_size = sizeof(struct pvsync2_opts));

@@ -11,10 +11,11 @@
  * typical engine needs and says, at each hook, which thread calls it and who
  * owns what. It includes only SDK headers and links nothing of storbench, so
  * it builds in the source tree (CMakeLists.txt beside it), out of tree with
- * find_package(storbench), or with nothing but a compiler:
+ * find_package(storbench), or with nothing but a compiler, which is then
+ * told the plugin's version:
  *
  *	cc -std=c17 -shared -fPIC $(pkg-config --cflags storbench) \
- *		skeleton.c -o skeleton.so
+ *		-DSB_PLUGIN_VERSION='"1.2.0"' skeleton.c -o skeleton.so
  *
  * Run it by name once it sits in a plugin directory (ioengine=skeleton), or
  * from anywhere by path (ioengine=external:/path/to/skeleton.so).
@@ -27,15 +28,6 @@
 #include <string.h>
 
 #include <storbench/engine.h>
-
-/*
- * The plugin's own version, which --list-plugins prints. sb_add_plugin()
- * passes the folder's project(VERSION) in; a build without CMake falls back to
- * this value, so keep the two equal.
- */
-#ifndef SB_PLUGIN_VERSION
-#define SB_PLUGIN_VERSION "1.2.0"
-#endif
 
 /*
  * Per-job options. The host allocates this struct (zeroed, options_size
@@ -82,7 +74,7 @@ struct skeleton_state {
 };
 
 /*
- * check [main thread, when the job is parsed; ABI 1.2, optional]: refuse
+ * check [main thread, when the job is parsed; optional]: refuse
  * options that do not go together, or do not fit the job, in the parse
  * phase, so --parse-only finds them and the user gets bad input (exit 2)
  * at the option's file:line instead of a job that fails once started. The
@@ -164,9 +156,7 @@ static int skeleton_queue(struct sb_env *env, struct sb_io *io)
 	unsigned char *at;
 
 	if (io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC) {
-		/* Memory has nothing to flush. A host built for ABI 1.0 never
-		 * sends SB_DDIR_DATASYNC; one for 1.1 sends it to a plugin
-		 * built for 1.1, as this one is. */
+		/* Memory has nothing to flush. */
 		io->result = 0;
 		return SB_Q_COMPLETED;
 	}
@@ -232,7 +222,7 @@ static int skeleton_report(struct sb_env *env)
  * "not needed": here close_file (nothing to close), cleanup (host->alloc'd
  * memory is the host's to free), teardown, commit, getevents/event (the
  * engine completes every I/O in queue; an SB_ENGINE_ASYNC engine must have
- * both) and unlink_file (ABI 1.1, for unlink=1: there is no file to
+ * both) and unlink_file (for unlink=1: there is no file to
  * remove). queue is the only hook every engine must have.
  *
  * ABI 2.0 adds two an engine on a network library wants: job_state_size,
@@ -248,7 +238,7 @@ static const struct sb_engine_ops skeleton_ops = {
 	.size = sizeof(struct sb_engine_ops),
 	/* The target is memory: there is no file for the host to create or
 	 * lay out. direct=1 means nothing to memory, so SB_ENGINE_DIRECT (the
-	 * engine honours direct=1) is not claimed. SB_ENGINE_TRIM (ABI 1.1)
+	 * engine honours direct=1) is not claimed. SB_ENGINE_TRIM
 	 * tells the host that trim jobs are welcome here. */
 	.flags = SB_ENGINE_NO_FILES | SB_ENGINE_TRIM,
 	.state_size = sizeof(struct skeleton_state),
@@ -260,21 +250,15 @@ static const struct sb_engine_ops skeleton_ops = {
 };
 
 /*
- * The one exported symbol. abi_major/abi_minor record the SDK this was built
- * against: the host loads the plugin when its major is the same and its minor
- * is not older. name is what ioengine= and --list-plugins use, and must be
- * unique among loaded plugins.
+ * The descriptor, exported as storbench_plugin (what the host's loader looks
+ * up) and storbench_plugin_skeleton (for a front end that links plugins
+ * statically). SB_PLUGIN_DEFINE records the SDK this was built against (the
+ * host loads the plugin when its major is the same and its minor is not
+ * older) and the version the build passes in. The name, skeleton, is what
+ * ioengine= and --list-plugins use, and must be unique among loaded plugins.
  */
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_ENGINE,
-	.name = "skeleton",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
+SB_PLUGIN_DEFINE(
+	skeleton, SB_KIND_ENGINE, &skeleton_ops, .license = "MIT",
 	.description = "RAM-backed target per worker; a template for engines",
 	.options = skeleton_options,
-	.options_size = sizeof(struct skeleton_opts),
-	.ops = &skeleton_ops,
-};
+	.options_size = sizeof(struct skeleton_opts));

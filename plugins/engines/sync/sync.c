@@ -87,15 +87,7 @@ static const struct sb_engine_ops sync_ops = {
 	.unlink_file = sb_fe_unlink,
 };
 
-SB_PLUGIN_DESCRIPTOR = {
-	.abi_major = SB_ABI_MAJOR,
-	.abi_minor = SB_ABI_MINOR,
-	.size = sizeof(struct sb_plugin_descriptor),
-	.kind = SB_KIND_ENGINE,
-	.name = "sync",
-	.version = SB_PLUGIN_VERSION,
-	.license = "MIT",
+SB_PLUGIN_DEFINE(
+	sync, SB_KIND_ENGINE, &sync_ops, .license = "MIT",
 	.description =
-		"read/write after lseek on local files and block devices",
-	.ops = &sync_ops,
-};
+		"read/write after lseek on local files and block devices");

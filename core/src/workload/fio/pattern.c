@@ -330,7 +330,7 @@ void sb_pattern_limits(struct sb_pattern *p, uint64_t loops, uint64_t max_ios)
 	p->ios_left = max_ios ? max_ios : UINT64_MAX;
 }
 
-static enum sb_ddir pick_ddir(struct sb_pattern *p)
+static uint32_t pick_ddir(struct sb_pattern *p)
 {
 	if (p->trim_mode)
 		return SB_DDIR_TRIM;
@@ -459,7 +459,7 @@ static uint64_t random_offset(struct sb_pattern *p, int d, uint64_t *lenp)
 
 int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 {
-	enum sb_ddir d;
+	uint32_t d;
 	uint64_t len;
 
 	if (!p->ios_left)
@@ -494,7 +494,7 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 		int a = p->adjust_ddir(p->adjust_arg, (int)d);
 
 		if (a >= 0 && a < SB_DDIR_COUNT && p->nblocks[a])
-			d = (enum sb_ddir)a;
+			d = (uint32_t)a;
 	}
 	if (!p->nblocks[d])
 		return SB_GEN_END;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# faulty and the file features of ABI 1.1. With the psync backend and no
+# faulty and the file features of struct sb_job. With the psync backend and no
 # faults it is psync: the shared checks of common/file_engine_tests.sh
 # (trims punching holes and BLKDISCARD, fdatasync=N, allow_file_create=0,
 # unlink=1, sync=1, invalidate, fallocate=). Then what is its own: an

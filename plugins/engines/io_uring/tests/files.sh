@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# io_uring and the file features of ABI 1.1 at iodepth 8. The shared checks
+# io_uring and the file features of struct sb_job at iodepth 8. The shared checks
 # of common/file_engine_tests.sh: trims punching holes (IORING_OP_FALLOCATE)
 # and BLKDISCARD on a loop device (done in queue() after a drain: liburing
 # 2.3 has no discard opcode), rw=trimwrite, allow_file_create=0, unlink=1,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# libaio and the file features of ABI 1.1 at iodepth 8, through the shared
+# libaio and the file features of struct sb_job at iodepth 8, through the shared
 # checks of common/file_engine_tests.sh: trims (done in queue() after a
 # drain, since AIO has no trim command) punching holes and BLKDISCARD on a
 # loop device, rw=trimwrite whose writes must land after their trims,

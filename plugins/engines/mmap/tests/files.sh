@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mmap and the file features of ABI 1.1. The shared checks of
+# mmap and the file features of struct sb_job. The shared checks of
 # common/file_engine_tests.sh: trims punching holes through the descriptor
 # under a live mapping (rw=trimwrite writes through the mapping into what
 # was just punched) and BLKDISCARD on a loop device, allow_file_create=0,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# null and the directions of ABI 1.1: trims (rw=trim, randtrim, trimwrite)
+# null and trims (rw=trim, randtrim, trimwrite)
 # complete at once with their whole length, synchronously at iodepth 1 and
 # through getevents deeper; fdatasync=N and fsync=N complete too; and
 # null_latency delays a trim as it delays a read.

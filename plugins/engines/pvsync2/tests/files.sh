@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pvsync2 and the file features of ABI 1.1, through the shared helpers of
+# pvsync2 and the file features of struct sb_job, through the shared helpers of
 # common/file_engine_tests.sh: trims punching holes (and BLKDISCARD on a loop
 # device), fdatasync=N, allow_file_create=0, unlink=1, sync=1 (O_SYNC),
 # invalidate (POSIX_FADV_DONTNEED, BLKFLSBUF) and every fallocate= mode.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# skeleton, the RAM engine: reads, writes and the directions of ABI 1.1.
+# skeleton, the RAM engine: reads, writes and trims, fsync and fdatasync.
 # Each job moves exactly what it asks for: trims (which restore the fill
 # byte) at once with their length, fdatasync=N and fsync=N completing
 # beside the writes.

@@ -7,6 +7,11 @@
  *	cc -std=c17 $(pkg-config --cflags storbench) -I. tests/mock.c -o mock
  */
 #define _GNU_SOURCE
+/* The plugin's own build passes its version; this test compiles the
+ * source outside that build. */
+#ifndef SB_PLUGIN_VERSION
+#define SB_PLUGIN_VERSION "0.0.0-test"
+#endif
 #include "../skeleton.c"
 
 #include <storbench/mock_host.h>

@@ -1,0 +1,203 @@
+/*
+ * The host's results: plain structures the run fills (result.c, sampler.c,
+ * run.c), and the opaque struct sb_result, sb_period and sb_run of the ABI
+ * (storbench/stats.h) that wrap them for the reporters, whose figures the
+ * res_* host functions read (results.c). None of these layouts is ABI:
+ * they may change in any release, the figures' keys may not.
+ *
+ * Everything a result points to belongs to whoever filled it and must
+ * outlive the reporter hook it is passed to.
+ */
+#ifndef SB_RESULTS_H
+#define SB_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <storbench/plugin.h>
+#include <storbench/stats.h>
+
+struct sb_lat {
+	uint64_t n;
+	uint64_t min_ns;
+	uint64_t max_ns;
+	double mean_ns;
+	double stddev_ns;
+	const struct sb_hist *hist; /* NULL when not measured */
+};
+
+struct sb_dir_stats {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t errors;
+	uint64_t runtime_ns;
+	struct sb_lat slat;
+	struct sb_lat clat;
+	struct sb_lat lat;
+};
+
+struct sb_samples {
+	uint64_t n;
+	double min;
+	double max;
+	double mean;
+	double stddev;
+};
+
+struct sb_dir_more {
+	struct sb_samples bw;
+	struct sb_samples iops;
+};
+
+struct sb_fact {
+	const char *key;
+	const char *value;
+};
+
+struct sb_job_result {
+	const char *name;
+	const char *engine;
+	unsigned job_id;
+	unsigned groupid;
+	unsigned numjobs;
+	int error;
+	const char *errmsg;
+	uint64_t runtime_ns;
+	struct sb_dir_stats dir[SB_DDIR_COUNT];
+	double usr_cpu;
+	double sys_cpu;
+	uint64_t ctx_switches;
+	uint64_t majflt;
+	uint64_t minflt;
+	const struct sb_fact *facts;
+	size_t nfacts;
+	const struct sb_dir_more *more; /* [SB_DDIR_COUNT] or NULL */
+	unsigned clone;
+	int group_reporting;
+	int unified;
+	struct sb_dir_stats mixed;
+	struct sb_dir_more mixed_more;
+	uint64_t depth[SB_DEPTH_BUCKETS];
+	uint64_t submit[SB_DEPTH_BUCKETS];
+	uint64_t complete[SB_DEPTH_BUCKETS];
+	double host_cpu;
+	double cpu_efficiency;
+	const double *percentiles;
+	size_t npercentiles;
+	unsigned pct_flags;
+	const char *description;
+	int64_t start_unix_ms;
+	uint64_t total_errors;
+	int first_error;
+	unsigned iodepth;
+	int continue_on_error;
+	uint64_t sync_ios;
+	struct sb_lat sync_lat;
+	const struct sb_fact *options;
+	size_t noptions;
+};
+
+/* One job's share of a period. */
+struct sb_interval_job {
+	const char *name;
+	unsigned job_id;
+	unsigned groupid;
+	uint64_t ios[SB_DDIR_COUNT];
+	uint64_t bytes[SB_DDIR_COUNT];
+	double lat_mean_ns[SB_DDIR_COUNT]; /* of the period's I/Os; 0: none */
+	const struct sb_hist *clat_hist[SB_DDIR_COUNT]; /* NULL: not kept */
+};
+
+/* A period: amounts of this period only, not since the start. */
+struct sb_interval {
+	uint64_t elapsed_ns;
+	uint64_t period_ns;
+	unsigned jobs_running;
+	uint64_t ios[SB_DDIR_COUNT];
+	uint64_t bytes[SB_DDIR_COUNT];
+	double done_pct;
+	uint64_t eta_ns;
+	const struct sb_interval_job *jobs;
+	size_t njobs;
+	int64_t unix_ms;
+};
+
+struct sb_disk {
+	const char *name;
+	uint64_t ios[2];
+	uint64_t merges[2];
+	uint64_t sectors[2];
+	uint64_t ticks_ms[2];
+	uint64_t io_ticks_ms;
+	uint64_t in_queue_ms;
+	double util;
+};
+
+struct sb_run_result {
+	unsigned njobs;
+	const struct sb_job_result *const *jobs;
+	int error;
+	double host_usr;
+	double host_sys;
+	const struct sb_disk *disks;
+	size_t ndisks;
+};
+
+/* The ABI's opaque types. */
+enum sb_result_kind {
+	SB_RES_JOB = 1,	   /* p: struct sb_job_result */
+	SB_RES_SHARE = 2,  /* p: struct sb_interval_job */
+	SB_RES_PERIOD = 3, /* p: struct sb_interval */
+	SB_RES_RUN = 4,	   /* p: struct sb_run_result */
+	SB_RES_DISK = 5,   /* p: struct sb_disk */
+};
+
+struct sb_result {
+	enum sb_result_kind kind;
+	const void *p;
+};
+
+struct sb_period {
+	struct sb_result whole;
+	const struct sb_interval *iv;
+	struct sb_result *shares; /* [iv->njobs] */
+};
+
+struct sb_run {
+	struct sb_result whole;
+	const struct sb_run_result *rr;
+	struct sb_result *jobs;	 /* [rr->njobs] */
+	struct sb_result *disks; /* [rr->ndisks] */
+};
+
+static inline struct sb_result sb_result_of_job(const struct sb_job_result *r)
+{
+	return (struct sb_result){.kind = SB_RES_JOB, .p = r};
+}
+
+/* Wrap a period or a run for the reporters; 0 or -ENOMEM. The wrapped
+ * structure must outlive the wrapper; free with the matching _unwrap. */
+int sb_period_wrap(struct sb_period *p, const struct sb_interval *iv);
+void sb_period_unwrap(struct sb_period *p);
+int sb_run_wrap(struct sb_run *run, const struct sb_run_result *rr);
+void sb_run_unwrap(struct sb_run *run);
+
+/* The host functions (struct sb_host's res_*, period_*, run_*). */
+int sb_res_u64(const struct sb_result *r, uint32_t scope, uint32_t fig,
+	       uint64_t *out);
+int sb_res_i64(const struct sb_result *r, uint32_t scope, uint32_t fig,
+	       int64_t *out);
+int sb_res_f64(const struct sb_result *r, uint32_t scope, uint32_t fig,
+	       double *out);
+int sb_res_str(const struct sb_result *r, uint32_t fig, const char **out);
+int sb_res_hist(const struct sb_result *r, uint32_t scope, uint32_t fig,
+		const struct sb_hist **out);
+int sb_res_list(const struct sb_result *r, uint32_t list, uint32_t i,
+		struct sb_item *out);
+uint32_t sb_period_count(const struct sb_period *p);
+const struct sb_result *sb_period_result(const struct sb_period *p, uint32_t i);
+uint32_t sb_run_count(const struct sb_run *run, uint32_t set);
+const struct sb_result *sb_run_result(const struct sb_run *run, uint32_t set,
+				      uint32_t i);
+
+#endif
