@@ -27,7 +27,7 @@
 #include "../report/fiolog.h"
 #include "../machine/cpus.h"
 #include "../machine/counters.h"
-#include "fio/pattern.h"
+#include "fio/fio_gen.h"
 
 struct sb_plugin;
 struct sb_loader;
@@ -194,20 +194,12 @@ struct sb_wfile {
 	 * which offset=N% is a share of, as in fio; set at the first open. */
 	uint64_t found_size;
 	int found;
-	struct sb_pattern pat;
 	int open;	 /* open_file succeeded; close owed */
-	int state;	 /* enum sb_wfile_state */
 	uint64_t writes; /* since the last sync of the file */
 	/* verify: per block of the region, 1 + the index of its latest
 	 * write, so a replayed write later overwritten is not checked. */
 	uint64_t *last_write;
 	uint64_t lw_base, lw_step, lw_n;
-};
-
-enum sb_wfile_state {
-	SB_WF_IDLE = 0, /* not planned in this phase */
-	SB_WF_ACTIVE,	/* planned, in the active set */
-	SB_WF_DONE,	/* its pattern ended in this phase */
 };
 
 /* What a worker times (disable_lat, disable_clat, disable_slat). */
@@ -253,20 +245,10 @@ enum sb_hook {
 /* sb_worker.hook: the call's number above these bits, the hook in them. */
 #define SB_HOOK_BITS 8
 
-/* file_service_type's state in a worker: which files are open and which
- * one serves next. Written only by workload/files.c (opening and closing)
- * and the fio workload's fio/service.c (the picks). */
+/* How many of a worker's files are open, within openfiles=. Written only
+ * by workload/files.c (opening and closing). */
 struct sb_file_service {
 	unsigned maxopen, nopen;
-	unsigned *active, nactive;
-	unsigned cur;		 /* index into active */
-	uint64_t cur_left;	 /* I/Os left before the next pick */
-	int svc_started;	 /* a pick was made in this phase */
-	uint64_t svc_rng;	 /* random file picks */
-	struct sb_pattern fpick; /* zipf/pareto/normal file picks */
-	unsigned next_fresh;	 /* next file not yet planned in this phase */
-	int budgeted;		 /* the phase ends on budget (skewed service) */
-	uint64_t budget;	 /* bytes the phase has left */
 };
 
 /* The main thread's watch over one worker: written by safety/watch.c
@@ -294,10 +276,12 @@ struct sb_worker {
 	struct sb_gen_file *gfiles;
 	int gen_fb;
 
-	/* Files and the service of file_service_type. */
+	/* Files, and the fio workload's walk over them (its patterns and
+	 * file_service_type's picks, workload/fio/'s). */
 	struct sb_wfile *files;
 	unsigned nfiles;
 	struct sb_file_service svc;
+	struct sb_fio_state fio;
 
 	unsigned depth, inflight;
 	struct sb_ioslot *slots;

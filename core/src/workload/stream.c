@@ -287,7 +287,7 @@ static int plugin_next(struct sb_worker *w, struct sb_io_spec *spec)
 static inline int next_work(struct sb_worker *w, struct sb_io_spec *spec)
 {
 	if (w->phase != SB_PH_MAIN)
-		return sb_wfiles_next(w, spec);
+		return sb_fio_next(&w->fio, spec);
 	if (!w->rj->gen)
 		return w->rj->gops->next(&w->genv, spec);
 	return plugin_next(w, spec);
@@ -451,8 +451,8 @@ int sb_stream_dry(struct sb_worker *w)
 	w->ios_left = w->rj->opts.number_ios > 0
 			      ? (uint64_t)w->rj->opts.number_ios
 			      : UINT64_MAX;
-	sb_wfiles_phase(w);
-	while (w->ios_left && (rc = sb_wfiles_next(w, &spec)) == 0) {
+	sb_fio_phase(&w->fio);
+	while (w->ios_left && (rc = sb_fio_next(&w->fio, &spec)) == 0) {
 		w->ios_left--;
 		w->nspecs++;
 		if (spec.ddir == SB_DDIR_WRITE)

@@ -158,8 +158,8 @@ static int start_generator(struct sb_worker *w)
 	if (w->layout)
 		return 0;
 	if (!rj->gen) {
-		/* The fio workload's state is the worker (fio/fio_gen.h). */
-		w->genv.state = w;
+		/* The fio workload's instance (fio/fio_gen.h). */
+		w->genv.state = &w->fio;
 		return 0;
 	}
 	sb_handle_init(&w->gh, rj->ctx, rj->gen->desc->name);
@@ -188,7 +188,7 @@ static int run_phase(struct sb_worker *w, int phase)
 	w->ios_left = phase == SB_PH_MAIN && o->number_ios > 0
 			      ? (uint64_t)o->number_ios
 			      : UINT64_MAX;
-	sb_wfiles_phase(w);
+	sb_fio_phase(&w->fio);
 	return sb_io_loop(w);
 }
 

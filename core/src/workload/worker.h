@@ -39,21 +39,10 @@ static inline void sb_hook_leave(struct sb_worker *w)
 unsigned sb_wfiles_count(const struct sb_runjob *rj);
 int sb_wfile_name(const struct sb_runjob *rj, unsigned idx, unsigned i,
 		  char *buf, size_t len, char *err, size_t errlen);
-/* files.c: name the worker's files and size their shares. The file
- * service below is fio/service.c's, the fio workload's own. */
+/* files.c: name the worker's files and size their shares, with the fio
+ * workload's state over them (fio/fio_gen.h). */
 int sb_wfiles_build(struct sb_worker *w);
 void sb_wfiles_free(struct sb_worker *w);
-/* zipf/pareto/normal file service: a file is picked as often as the
- * distribution says, not until its share is done, so its pattern wraps and
- * the job ends on the sum of the shares (budget), as fio ends it. */
-int sb_wfiles_skewed(const struct sb_worker *w);
-/* A file planned for a skewed phase: its bytes join the phase's budget. */
-void sb_wfiles_add_budget(struct sb_worker *w, uint64_t bytes);
-/* Start a phase: every file idle, the service reset. */
-void sb_wfiles_phase(struct sb_worker *w);
-/* The next spec of the phase from the files' patterns, in the order
- * file_service_type gives; *fi is the file. 0, SB_GEN_END, or an error. */
-int sb_wfiles_next(struct sb_worker *w, struct sb_io_spec *spec);
 /* Open file i if it is not open; 0 or the worker's error. Closing logs
  * the close in write_iolog and tells the engine. */
 int sb_wfile_open(struct sb_worker *w, unsigned i);
@@ -62,8 +51,6 @@ void sb_wfile_close(struct sb_worker *w, struct sb_wfile *f);
 uint64_t sb_wfile_base(const struct sb_worker *w, const struct sb_wfile *f);
 uint64_t sb_wfile_span(const struct sb_worker *w, const struct sb_wfile *f);
 
-/* fio/plan.c: give open file i its pattern for the worker's phase. */
-int sb_wfile_plan(struct sb_worker *w, unsigned i);
 void sb_wfiles_close_all(struct sb_worker *w);
 
 /* stream.c: the specs the loop issues, with syncs, verify reads and the
