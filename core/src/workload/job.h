@@ -251,6 +251,41 @@ struct sb_file_service {
 	unsigned maxopen, nopen;
 };
 
+/* The syncs a worker's stream weaves in, written only by
+ * workload/stream.c. */
+struct sb_worker_syncs {
+	int due; /* a sync of file before the next I/O */
+	unsigned file;
+	int held; /* held_spec waits behind that sync (or a drain) */
+	struct sb_io_spec held_spec;
+	unsigned end_next; /* end_fsync: next file to sync */
+};
+
+/* verify's part of a worker's stream, written only by workload/stream.c:
+ * the writes issued in the main phase (their index), the specs the stream
+ * gave, those the read-back has left, and verify_backlog's ring. */
+struct sb_worker_vstream {
+	uint64_t nwrites, nspecs, replay_left;
+	struct sb_vrec *backlog;
+	unsigned nbacklog, backlog_next;
+	int backlog_due, backlog_started;
+};
+
+/* What verify's reads found, written only by workload/ioloop.c. */
+struct sb_worker_vcheck {
+	uint64_t verified, bad;
+	char first[SB_ERRMSG_MAX]; /* the first bad block, as said */
+};
+
+/* A worker's pace, written only by workload/pace.c: when each capped
+ * direction's next I/O is due (ns), the state of poisson arrivals, and
+ * thinktime's I/Os since the last pause. */
+struct sb_worker_pace {
+	double due_ns[SB_DDIR_COUNT];
+	uint64_t rng;
+	uint64_t since_think;
+};
+
 /* The main thread's watch over one worker: written by safety/watch.c
  * only, on the main thread; the runner reads whether it gave up. */
 struct sb_worker_watch {
@@ -294,29 +329,15 @@ struct sb_worker {
 	uint64_t ramp_end_ns;	   /* completions before it are not counted */
 	uint64_t ios_left;	   /* number_ios budget */
 	uint64_t deadline_ns;	   /* the phase ends here (runtime=) */
-	int sync_due;		   /* a sync of sync_file before the next I/O */
-	int held;		   /* held_spec waits behind that sync */
-	struct sb_io_spec held_spec;
-	unsigned sync_file;
-	unsigned end_sync_next; /* end_fsync: next file to sync */
-	int full;		/* fill_device: ENOSPC seen */
-	FILE *iolog;		/* write_iolog, or NULL */
-	/* Rate caps: when each direction's next I/O is due (ns), and the
-	 * state of poisson arrivals. thinktime: I/Os since the last pause. */
-	double due_ns[SB_DDIR_COUNT];
-	uint64_t pace_rng;
-	uint64_t since_think;
+	struct sb_worker_syncs syncs;
+	int full;    /* fill_device: ENOSPC seen */
+	FILE *iolog; /* write_iolog, or NULL */
+	struct sb_worker_pace pace;
 	/* rate_min/rate_iops_min: what the current rate_cycle has done. */
 	uint64_t cycle_start_ns;
 	uint64_t cycle_bytes[SB_DDIR_COUNT], cycle_ios[SB_DDIR_COUNT];
-	/* verify: writes issued in the main phase (their index), specs the
-	 * stream gave, and verify_backlog's ring. */
-	uint64_t nwrites, nspecs, replay_left;
-	struct sb_vrec *backlog;
-	unsigned nbacklog, backlog_next;
-	int backlog_due, backlog_started;
-	uint64_t verified, verify_bad;
-	char vfirst[SB_ERRMSG_MAX]; /* the first bad block, as said */
+	struct sb_worker_vstream vs;
+	struct sb_worker_vcheck vck;
 	uint64_t err_logged;
 	int first_err; /* the first error the job went on after, -errno */
 	/* Total latency of the measured I/Os, for the interval thread's

@@ -85,9 +85,8 @@ static int activate(struct sb_fio_state *s, unsigned i)
 }
 
 /* Fill the active set up to openfiles= with files not yet in the phase. */
-static int top_up(struct sb_fio_state *s)
+static int top_up(struct sb_fio_state *s, struct sb_worker *w)
 {
-	struct sb_worker *w = s->w;
 	/* A skewed service picks among every file, as fio's does, so all
 	 * of them are in play (and in its budget) whatever openfiles says. */
 	unsigned limit = s->budgeted ? w->nfiles : w->svc.maxopen;
@@ -166,9 +165,8 @@ static unsigned skewed_pick(struct sb_fio_state *s)
 }
 
 /* Which active file the next I/O goes to. */
-static void pick(struct sb_fio_state *s)
+static void pick(struct sb_fio_state *s, const struct sb_worker *w)
 {
-	const struct sb_worker *w = s->w;
 	const struct sb_job_cfg *c = &w->rj->cfg;
 	int svc = w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY
 			  ? c->svc
@@ -202,16 +200,19 @@ static void pick(struct sb_fio_state *s)
 
 int sb_fio_next(struct sb_fio_state *s, struct sb_io_spec *spec)
 {
+	/* Loaded once: the picks below read the worker on every I/O. */
+	struct sb_worker *w = s->w;
+
 	for (;;) {
 		int rc;
 
-		if (top_up(s))
-			return s->w->error;
+		if (top_up(s, w))
+			return w->error;
 		if (!s->nactive)
 			return SB_GEN_END;
 		if (s->budgeted && !s->budget)
 			return SB_GEN_END;
-		pick(s);
+		pick(s, w);
 		rc = sb_pattern_next(&s->files[s->active[s->cur]].pat, spec);
 		if (rc == 0) {
 			spec->file = s->active[s->cur];
