@@ -7,7 +7,8 @@ set -euo pipefail
 # its runtime build the job-file fuzzer; mount (losetup, mount),
 # e2fsprogs, xfsprogs, util-linux (mkswap, wipefs), fdisk (sfdisk) and
 # cryptsetup-bin (a LUKS header) make the loop devices the block-device
-# tests write to; libblkid-dev is the device guard's signature prober; tmux is the terminal the
+# tests write to; libblkid-dev is the device guard's signature prober;
+# libinih-dev reads storbench's configuration file; tmux is the terminal the
 # progress-line test watches; numpy, pandas and gnuplot run fio's own log
 # tools (fiologparser_hist.py, fio_generate_plots) on storbench's logs;
 # clang-format (14, the release the tree is formatted with) is the test
@@ -23,7 +24,7 @@ set -euo pipefail
 # libiscsi-bin (iscsi-inq), libnbd-bin (nbdcopy) and curl. iproute2's ss
 # tells when a server listens.
 pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
-	libblkid-dev
+	libblkid-dev libinih-dev
 	python3 valgrind procps strace time
 	fio clang libclang-rt-14-dev clang-format
 	mount e2fsprogs xfsprogs util-linux fdisk cryptsetup-bin tmux

@@ -15,11 +15,17 @@
 #define SB_ERRMSG_MAX 1024
 
 struct sb_loader;
+struct sb_config;
 
 struct sb_ctx {
 	char err[SB_ERRMSG_MAX]; /* last error; main thread only */
 	int log_level;		 /* enum sb_log_level */
 	struct sb_loader *loader;
+	/* storbench.conf (config/config.h), or NULL; read-only once read. */
+	const struct sb_config *config;
+	/* --NAME.key[=value] of the command line, without the "--". */
+	const char *const *reporter_args;
+	size_t nreporter_args;
 	/* Options already warned about (static names), so each warning is
 	 * said once per run however many jobs use the option. */
 	const char *warned[64];

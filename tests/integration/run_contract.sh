@@ -53,9 +53,16 @@ broken "synchronous engine returns SB_Q_QUEUED" \
 broken "queue() returns an unknown code" \
 	"engine queue_unknown: queue() returned 7, which is not SB_Q_COMPLETED, SB_Q_QUEUED, SB_Q_BUSY or a negative error code" \
 	"$good_ios" --ioengine="$P/queue_unknown.so"
-broken "queue() is busy with nothing in flight" \
-	"engine busy_idle: queue() returned SB_Q_BUSY with no I/O in flight (nothing would ever make room)" \
-	"$good_ios" --ioengine="$P/busy_idle.so"
+# SB_Q_BUSY with nothing in flight is "wait and retry" (a session
+# reconnecting), not an error: the job waits on until its deadline.
+sb --name=j --size=64k --bs=4k --rw=read --runtime=1 \
+	--ioengine="$P/busy_idle.so"
+is "$RC" 0 "queue() busy with nothing in flight: the job waits, no error"
+is "$ERR" "" "busy with nothing in flight: nothing said on stderr"
+like "$OUT" "issued rwts: total=$good_ios,0,0,0" \
+	"busy with nothing in flight: the $good_ios reads before it are reported"
+like "$OUT" 'run=(9[5-9][0-9]|1[0-9]{3})-' \
+	"busy with nothing in flight: it waited for its runtime (1 s)"
 broken "an I/O completes with more bytes than it has" \
 	"engine result_long: queue() completed a read of 4096 bytes with result 4097, more bytes than the I/O has" \
 	"$good_ios" --ioengine="$P/result_long.so"

@@ -14,7 +14,7 @@ for tool in cmake cc pkg-config; do
 	command -v "$tool" >/dev/null || plan_skip_all "$tool is not installed"
 done
 
-plan 59
+plan 75
 
 # What --list-plugins must show for the skeleton: its project version and
 # the SDK's plugin ABI, read from the sources they come from.
@@ -77,8 +77,12 @@ like "$libdir" '^[^/]' "the library directory is relative to the prefix"
 plugindir=$prefix/$libdir/storbench/plugins
 
 installed=(bin/storbench)
-for h in plugin engine generator reporter option stats version; do
+for h in plugin engine generator reporter option stats version \
+	sb_file_engine sb_async_engine mock_host; do
 	installed+=("include/storbench/$h.h")
+done
+for t in tap file_engine_tests async_engine_tests; do
+	installed+=("share/storbench/tests/$t.sh")
 done
 installed+=(
 	"$libdir/pkgconfig/storbench.pc"
@@ -186,6 +190,59 @@ run "$sb" "${job[@]}" --ioengine=skeleton --numjobs=2
 is "$st" 0 "installed binary runs ioengine=skeleton by name"
 like_line "$out" '^  skeleton\.target_bytes: 2097152$' \
 	"the targets of two clones span twice the memory"
+
+## Out of tree: an engine's unit test on the installed mock host
+
+is "$(pkg-config --variable=testdir storbench)" \
+	"$prefix/share/storbench/tests" \
+	"pkg-config's testdir is where the conformance scripts are"
+# shellcheck disable=SC2046 # pkg-config's flags are meant to split
+ok "cc builds the skeleton's mock-host test with pkg-config alone" \
+	cc -std=c17 -Wall -Wextra -Werror $(pkg-config --cflags storbench) \
+	"$src/tests/mock.c" -o "$tmp/cc/mock"
+run "$tmp/cc/mock"
+is "$st" 0 "the mock-host test passes"
+like_line "$out" '^ok 8 - report publishes skeleton.target_bytes$' \
+	"the mock host ran the skeleton's hooks to its report"
+is "$(grep -c '^not ok' <<<"$out" || true)" 0 "no mock-host test failed"
+
+## Out of tree: a file engine on the installed helpers and conformance tests
+
+# psync's source as a third party would start from it: the helpers come
+# from the installed SDK, its name is its own.
+mkdir -p "$tmp/oot"
+sed -e 's|#include "../common/sb_file_engine.h"|#include <storbench/sb_file_engine.h>|' \
+	-e 's|\.name = "psync"|.name = "oot_psync"|' \
+	"$SB_SOURCE_DIR/plugins/engines/psync/psync.c" >"$tmp/oot/oot_psync.c"
+ok "the copy includes the installed sb_file_engine.h" \
+	grep -q '^#include <storbench/sb_file_engine.h>$' "$tmp/oot/oot_psync.c"
+# shellcheck disable=SC2046 # pkg-config's flags are meant to split
+ok "cc builds the file engine against the installed helpers" \
+	cc -std=c17 -Wall -Wextra -Werror -shared -fPIC \
+	-DSB_PLUGIN_VERSION='"1.0.0"' \
+	$(pkg-config --cflags storbench) "$tmp/oot/oot_psync.c" \
+	-o "$tmp/oot/oot_psync.so"
+testdir=$(pkg-config --variable=testdir storbench)
+cat >"$tmp/oot/roundtrip.sh" <<EOS
+#!/usr/bin/env bash
+set -u
+source "$testdir/tap.sh"
+source "$testdir/file_engine_tests.sh"
+sb_tmpdir T
+plan "\$FE_ROUNDTRIP_TESTS"
+fe_roundtrip "external:$tmp/oot/oot_psync.so" "\$T/f" "out of tree"
+done_testing
+EOS
+run env SB_BIN="$sb" SB_SOURCE_DIR="$tmp/oot" SB_BUILD_DIR="$tmp/oot" \
+	bash "$tmp/oot/roundtrip.sh"
+is "$st" 0 "the installed conformance script passes on the out-of-tree engine"
+like_line "$out" '^ok [0-9]+ - external:.* out of tree: the file holds what psync writes$' \
+	"the installed fe_roundtrip compared its file with psync's"
+is "$(grep -c '^not ok' <<<"$out" || true)" 0 \
+	"no installed conformance test failed"
+if ((!TAP_LAST_OK)); then
+	diag "$out"
+fi
 
 ## The build tree's binary lists the in-tree skeleton
 

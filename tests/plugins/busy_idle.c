@@ -1,5 +1,5 @@
-/* queue() says SB_Q_BUSY while it holds no I/O: reaping cannot make room,
- * the host would ask again forever. */
+/* queue() says SB_Q_BUSY while it holds no I/O, as an engine whose session
+ * is reconnecting does: the host waits and asks again until the deadline. */
 #include "sb_test_plugin.h"
 
 static int busy_idle_queue(struct sb_env *env, struct sb_io *io)

@@ -9,8 +9,8 @@
  * Life of an engine in one job (thread in brackets):
  *   check      [main]    when the job is parsed (ABI 1.2): refuse options
  *                        that do not go together. Nothing is opened.
- *   setup      [main]    once per job, before workers: probe the target.
- *                        env->state is NULL.
+ *   setup      [main]    once per job, before workers: probe the target,
+ *                        fill env->job_state. env->state is NULL.
  *   init       [worker]  per clone: connect, log in, allocate rings.
  *   open_file  [worker]  per file; the engine sets f->real_size.
  *   queue ... commit ... getevents/event   [worker] the I/O loop
@@ -18,7 +18,9 @@
  *   cleanup    [worker]  per clone: disconnect; also after a failed init.
  *   report     [main]    after all workers ended: publish facts with
  *                        host->fact() for the reporters.
- *   teardown   [main]    once per job.
+ *   teardown   [main]    once per job, after report: unmount, log out.
+ * cancel [worker] comes before close_file for I/Os still in flight at a
+ * stop.
  * One worker's hooks are never called concurrently with each other; hooks of
  * different workers run concurrently, each with its own env->state.
  *
@@ -26,12 +28,40 @@
  * session (so numjobs=5 means five clients, as in the "5 servers" studies).
  * Credentials come from SB_OPT_SECRET options, which the host never prints.
  *
+ * Job state (ABI 2.0): ops.job_state_size bytes at env->job_state, one
+ * mount, login or counter snapshot for the job: setup writes it, workers
+ * read it, teardown releases what it holds. The workers' own sessions
+ * (one per clone) are opened in init and kept in env->state.
+ *
  * Asynchronous engines (SB_ENGINE_ASYNC): queue() may return SB_Q_QUEUED;
  * commit() submits what was queued; getevents() waits until at least min
  * I/Os completed (at most max) and event(i) returns the i-th of them.
  * Engines built on a library that owns a socket (libnfs, libiscsi) wait in
  * getevents() by polling that socket and running the library's service
  * call; no host thread ever touches the engine's library.
+ *
+ * Waiting and stopping (ABI 2.0). Each worker has a deadline, the moment
+ * it must stop: the end of runtime= (counted from the end of ramp_time, in
+ * the job's own I/O; none before it or without runtime=), or the moment a
+ * stop was requested (a signal, exitall, another clone's fatal error)
+ * if that comes first. host->deadline_ns() gives it on the now_ns() clock,
+ * host->stopping() says whether a stop was requested, and getevents()'s
+ * timeout_ns never reaches past it. At the deadline, and on every stop,
+ * the host makes env->wake_fd (an eventfd) readable, so an engine blocked
+ * in poll() beside its library's socket returns at once: a library
+ * engine's wait is
+ *
+ *	struct pollfd p[2] = {{nfs_get_fd(nfs), nfs_which_events(nfs)},
+ *			      {env->wake_fd, POLLIN}};
+ *	poll(p, 2, timeout_ms);  then nfs_service(nfs, p[0].revents)
+ *
+ * and its callbacks hand each finished I/O to host->complete(). The
+ * engine never reads or closes wake_fd: the host clears it when it goes
+ * on waiting for what is in flight. A hook still running the stop grace
+ * after the deadline (--stop-grace, 5 s unless set) is given up on: the
+ * worker is abandoned, its figures so far reported and the job failed
+ * naming the hook. Engines that wait on something bound it by the
+ * deadline; a per-I/O timeout of the engine's own may be shorter.
  */
 #ifndef STORBENCH_ENGINE_H
 #define STORBENCH_ENGINE_H
@@ -122,7 +152,12 @@ struct sb_io {
 enum sb_queue_result {
 	SB_Q_COMPLETED = 0, /* done; io->result is set */
 	SB_Q_QUEUED = 1,    /* accepted; completes via getevents() */
-	SB_Q_BUSY = 2,	    /* full; reap some, then queue it again */
+	SB_Q_BUSY = 2,	    /* full; reap some, then queue it again. With
+			       nothing in flight (a session reconnecting, a
+			       server's credit window closed) the host waits a
+			       short backoff, on env->wake_fd, and queues the
+			       same I/O again, until the deadline: not an
+			       error. */
 };
 
 enum sb_engine_flags {
@@ -134,6 +169,21 @@ enum sb_engine_flags {
 	SB_ENGINE_NO_DATA = 1u << 3,  /* never touches buf (null) */
 	SB_ENGINE_TRIM = 1u << 4,     /* does SB_DDIR_TRIM (ABI 1.1) */
 };
+
+/*
+ * ABI 2.0: the target is not a local path (nfs://, iscsi://, an SMB share):
+ * the host neither stats it, nor guards it as a block device, nor looks
+ * for its disk, nor creates or lays it out through local files. A job that
+ * reads needs data there already, or the engine writes it in setup/init.
+ */
+#define SB_ENGINE_REMOTE (1u << 5)
+
+/*
+ * getevents()'s timeout_ns when the worker has no deadline (no runtime=,
+ * no stop requested): wait as long as the I/Os take. An engine that must
+ * bound a silent server anyway applies its own timeout option.
+ */
+#define SB_WAIT_FOREVER UINT64_MAX
 
 struct sb_engine_ops {
 	size_t size;	   /* sizeof(struct sb_engine_ops) */
@@ -151,7 +201,13 @@ struct sb_engine_ops {
 	/* Optional: submit everything queued since the last commit. */
 	int (*commit)(struct sb_env *env);
 	/* Required with SB_ENGINE_ASYNC: returns the number of completions
-	 * ready (min..max) or a negative error. timeout_ns 0 means no limit. */
+	 * ready (0..max) or a negative error. It waits for at least min,
+	 * but no longer than timeout_ns: the time left to the worker's
+	 * deadline (host->deadline_ns), or less, or SB_WAIT_FOREVER. Coming
+	 * back with fewer than min once the time is up, or once env->wake_fd
+	 * turns readable, is correct: the host looks at the clock and the
+	 * stop and calls again or ends the job. 0 means "do not wait" (a
+	 * poll; ABI 1.x read it as no limit). */
 	int (*getevents)(struct sb_env *env, unsigned min, unsigned max,
 			 uint64_t timeout_ns);
 	struct sb_io *(*event)(struct sb_env *env, unsigned index);
@@ -169,6 +225,33 @@ struct sb_engine_ops {
 	 * so the host names its file:line. The job is bad input: exit 2.
 	 */
 	int (*check)(struct sb_env *env, const char **option);
+
+	/*
+	 * ABI 2.0. Bytes of per-job state (env->job_state), zeroed by the
+	 * host: what setup learns once for the job's clones (a mount, a login
+	 * that reads the LUN's capacity, a counter snapshot). setup writes it
+	 * on the main thread; the workers' hooks read it, never write it (no
+	 * lock is needed: the host starts the workers after setup returns);
+	 * report and teardown see it again on the main thread; the host frees
+	 * it after teardown.
+	 */
+	uint64_t job_state_size;
+	/*
+	 * ABI 2.0, optional [worker]: give up io, which queue() accepted and
+	 * no completion has handed back yet. Called for each I/O still in
+	 * flight when the worker stops (a signal, exitall, its deadline, an
+	 * error), before close_file and cleanup. On return the I/O is the
+	 * host's again: the engine never touches io or its buffer afterwards
+	 * and never hands it back by event() or host->complete(); a library
+	 * request that may still finish must be detached from io (libnfs:
+	 * the callback's private data forgotten; libiscsi: the task
+	 * cancelled). Cancelled I/Os are counted, not measured. Return 0, or
+	 * a negative error, which the host reports and which does not change
+	 * what was measured. Without cancel the host waits for what is in
+	 * flight (see getevents) and an engine that never gives it back is
+	 * abandoned past the stop grace.
+	 */
+	int (*cancel)(struct sb_env *env, struct sb_io *io);
 };
 
 #ifdef __cplusplus

@@ -30,6 +30,19 @@ enum sb_opt_type {
 	SB_OPT_SECRET, /* char *: like STR, never printed, logged or reported */
 	SB_OPT_ENUM,   /* int: index into .choices */
 	SB_OPT_FLOAT,  /* double */
+	SB_OPT_LIST,   /* struct sb_opt_list: every value given, in order */
+};
+
+/*
+ * SB_OPT_LIST's field. Each time the key is given, one item is added
+ * (--influxdb.tag=host=a --influxdb.tag=rack=b); a default is one item.
+ * Where several sources give the key, the later source's items replace
+ * the earlier's: the command line's replace the config file's. The host
+ * owns the array and its strings. Frozen for the ABI major.
+ */
+struct sb_opt_list {
+	const char *const *items;
+	uint64_t count;
 };
 
 /* Unit of a bare number for SB_OPT_TIME, in nanoseconds. */

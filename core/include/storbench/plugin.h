@@ -27,6 +27,7 @@
 #ifndef STORBENCH_PLUGIN_H
 #define STORBENCH_PLUGIN_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -68,6 +69,7 @@ enum sb_log_level {
 struct sb_handle;
 struct sb_job;
 struct sb_hist;
+struct sb_io;
 
 /*
  * Host services. Owned by the host, valid for as long as the plugin is
@@ -119,6 +121,44 @@ struct sb_host {
 	 * (start with 0) or returns 0 at the end. */
 	int (*hist_next)(const struct sb_hist *hist, size_t *cursor,
 			 uint64_t *lo_ns, uint64_t *hi_ns, uint64_t *count);
+
+	/* Reporters with SB_REPORTER_OWN_THREAD: how many periods went which
+	 * way so far, what = SB_RQ_* (reporter.h); 0 for any other handle.
+	 * Any thread, with the handle of the calling hook. */
+	uint64_t (*reporter_count)(struct sb_handle *h, uint32_t what);
+
+	/*
+	 * ABI 2.0, engines (engine.h, "Waiting and stopping").
+	 *
+	 * deadline_ns: when the calling worker must stop, on the now_ns()
+	 * clock: the end of its runtime=, or 0 once a stop was requested
+	 * (the deadline has passed); UINT64_MAX when it has none (no
+	 * runtime=, or before the job's own I/O began). Any thread, with
+	 * the hook's handle; on the main thread (setup, teardown) only a
+	 * stop counts.
+	 */
+	uint64_t (*deadline_ns)(struct sb_handle *h);
+	/* Nonzero when the caller must stop now: a stop was requested or
+	 * the worker's deadline has passed. Cheap: an atomic load and, with
+	 * a deadline, a clock read. */
+	int32_t (*stopping)(struct sb_handle *h);
+	/*
+	 * An I/O the engine accepted (queue() returned SB_Q_QUEUED) has
+	 * completed, io->result set: for libraries that complete in
+	 * callbacks (libnfs, libiscsi, libsmbclient's async calls). Called
+	 * on the worker's thread from inside the engine's queue, commit or
+	 * getevents hook (the library's service call runs the callback);
+	 * the host measures the I/O at this moment, as it measures one
+	 * event() hands back, and the I/O is the host's again on return. An
+	 * I/O is handed back either here or by event(), never both.
+	 */
+	void (*complete)(struct sb_handle *h, struct sb_io *io);
+	/* log() and error() taking a va_list, to forward a library's own
+	 * log or error callback. */
+	void (*vlog)(struct sb_handle *h, uint32_t level, const char *fmt,
+		     va_list ap) SB_PRINTF(3, 0);
+	int32_t (*verror)(struct sb_handle *h, int32_t code, const char *fmt,
+			  va_list ap) SB_PRINTF(3, 0);
 };
 
 /*
@@ -136,6 +176,15 @@ struct sb_env {
 				     reporters outside a job */
 	unsigned worker;	  /* clone index, 0..numjobs-1 */
 	unsigned flags;		  /* SB_ENV_* */
+	/* ABI 2.0, engines: ops.job_state_size bytes, zeroed; written by
+	 * setup [main], read-only to the workers' hooks, freed after
+	 * teardown. NULL without job_state_size, and in check. */
+	void *job_state;
+	/* ABI 2.0, the worker's hooks: an eventfd the host makes readable
+	 * when the worker must stop (a signal, exitall, its deadline), for
+	 * the engine to poll beside its library's socket. The host owns it:
+	 * never read, write or close it. -1 in main-thread hooks. */
+	int32_t wake_fd;
 };
 
 /*

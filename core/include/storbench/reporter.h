@@ -12,16 +12,54 @@
  *             run (not at all without --status-interval), with that
  *             period's amounts. It runs on the host's interval thread and
  *             must return quickly: the same thread takes the bandwidth and
- *             IOPS samples. SB_REPORTER_OWN_THREAD (a thread of the
- *             reporter's own, fed through a bounded queue, for slow pushes)
- *             is reserved: this host release still calls such a hook on its
- *             interval thread.
+ *             IOPS samples. Returning SB_TRANSIENT skips the period and
+ *             keeps the reporter; a negative code is said once and no more
+ *             periods come.
+ *             With SB_REPORTER_OWN_THREAD the hook runs instead on a
+ *             thread the host starts for this reporter [own], fed by a
+ *             bounded queue of copies of the periods, so a slow push (a
+ *             server far away or down) never holds the run back:
+ *               - the period iv points to is the host's until the hook
+ *                 returns; keep nothing of it;
+ *               - a full queue drops its oldest period; the counts are
+ *                 host->reporter_count(SB_RQ_*) and, when any period was
+ *                 not delivered, a line on stderr at the end;
+ *               - SB_TRANSIENT (a server that may come back): the host
+ *                 keeps the period and calls again with it after a
+ *                 back-off (0.1 s doubling to 2 s); the reporter stays
+ *                 enabled. A negative code is fatal: said once, and no
+ *                 more periods are handed to it (the others still run);
+ *               - env->handle is the thread's own, distinct from the one
+ *                 the [main] hooks get: the two threads never share one;
+ *               - when the jobs have ended the host waits up to
+ *                 flush_timeout for the queue to be delivered, then
+ *                 calls run_end and close; a hook still running at that
+ *                 deadline is abandoned: its reporter gets no run_end or
+ *                 close, and the process ends once the reports are out.
+ *                 A second stop signal (quit at once) ends the wait too.
+ *             Such a reporter also takes these options from the host, on
+ *             the command line (--NAME.queue=8) and in its config section;
+ *             its own table must not use these names:
+ *               queue=N           periods held (default 64)
+ *               flush_timeout=T   the wait at the end (default 10 s)
+ *               required=BOOL     a period not delivered fails the run
+ *                                 (exit 1; default 0)
  *   job_end   [main]  after each job, with its merged result.
  *   run_end   [main]  required: after the last job, with all results. The
  *             host still calls it when a job failed, with what was measured.
+ *             An own-thread reporter's queue is flushed by then, so
+ *             reporter_count() holds the run's final counts.
  *   close     [main]  last; free what open() made outside env->state.
- * interval never runs concurrently with itself; it may run concurrently with
- * job_end, so a reporter using both guards its state accordingly.
+ * Without SB_REPORTER_OWN_THREAD, interval may run concurrently with
+ * job_end, so a reporter using both guards its state accordingly; with it,
+ * the [own] hook may run concurrently with job_end too, never with open,
+ * run_end or close.
+ *
+ * Options: the descriptor's table, set from its defaults, then the
+ * config file's [NAME] section (storbench.conf), then --NAME.key=value on
+ * the command line, in that order, later winning; an SB_OPT_LIST key
+ * given several times collects every value. SB_OPT_SECRET values are
+ * never printed and may be env:NAME or file:PATH.
  */
 #ifndef STORBENCH_REPORTER_H
 #define STORBENCH_REPORTER_H
@@ -38,6 +76,17 @@ extern "C" {
 enum sb_reporter_flags {
 	SB_REPORTER_OWN_THREAD = 1u << 0, /* interval hook on its own thread */
 };
+
+/* An interval hook's return: failed, but may succeed later (above). */
+#define SB_TRANSIENT 1
+
+/* host->reporter_count(h, what): periods of an own-thread reporter. */
+#define SB_RQ_PERIODS	  0u /* handed to its queue */
+#define SB_RQ_DELIVERED	  1u /* its hook returned 0 */
+#define SB_RQ_DROPPED	  2u /* dropped, oldest first, from a full queue */
+#define SB_RQ_RETRIED	  3u /* SB_TRANSIENT returns */
+#define SB_RQ_FAILED	  4u /* lost to a fatal error of its hook */
+#define SB_RQ_UNDELIVERED 5u /* still queued at the flush deadline */
 
 struct sb_reporter_ops {
 	size_t size;

@@ -54,6 +54,16 @@ void sb_cli_usage(FILE *f)
 	      "                         the progress line on stderr "
 	      "(auto: on a terminal)\n"
 	      "  --eta-newline          a new progress line each second\n"
+	      "  --NAME.KEY=VALUE       an option of reporter NAME "
+	      "(--enghelp=NAME lists them;\n"
+	      "                         a list option takes the key again "
+	      "for each item)\n"
+	      "  --config=FILE          storbench's configuration file "
+	      "(default: the first of\n"
+	      "                         $XDG_CONFIG_HOME/storbench/"
+	      "storbench.conf and\n"
+	      "                         /etc/storbench/storbench.conf "
+	      "that exists)\n"
 	      "  --plugin-dir=DIR       look for plugins in DIR first "
 	      "(repeatable)\n"
 	      "  --list-plugins         list the plugins found (with "
@@ -125,11 +135,21 @@ static const char *const own_prefix[] = {
 	"--cmdhelp=",	      "--enghelp=",	  "--section=",
 	"--plugin-dir=",      "--output-format=", "--output=",
 	"--status-interval=", "--stop-grace=",	  "--eta=",
-	"--eta-newline=",
+	"--eta-newline=",     "--config=",
 };
+
+int sb_cli_reporter_arg(const char *a)
+{
+	size_t klen = strcspn(a, "=");
+	const char *dot = memchr(a, '.', klen);
+
+	return dot && dot != a && dot + 1 < a + klen;
+}
 
 int sb_cli_own_option(const char *a)
 {
+	if (strncmp(a, "--", 2) == 0 && sb_cli_reporter_arg(a + 2))
+		return 1;
 	for (size_t i = 0; i < sizeof(own_exact) / sizeof(*own_exact); i++)
 		if (strcmp(a, own_exact[i]) == 0)
 			return 1;
@@ -206,6 +226,17 @@ int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 			c->formats = a + 16;
 		} else if (strncmp(a, "--output=", 9) == 0) {
 			c->output = a + 9;
+		} else if (strncmp(a, "--config=", 9) == 0) {
+			if (!a[9])
+				return bad_usage(ctx, "--config needs a file%s",
+						 "");
+			c->config = a + 9;
+		} else if (strncmp(a, "--", 2) == 0 &&
+			   sb_cli_reporter_arg(a + 2)) {
+			if (c->nreporter_args == SB_MAX_REPORTER_ARGS)
+				return bad_usage(ctx, "too many %s",
+						 "--NAME.key options");
+			c->reporter_args[c->nreporter_args++] = a + 2;
 		} else if (strncmp(a, "--status-interval=", 18) == 0) {
 			char err[256];
 

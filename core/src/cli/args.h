@@ -13,7 +13,8 @@
 
 #include "../jobfile/jobfile.h"
 
-#define SB_MAX_PLUGIN_DIRS 64
+#define SB_MAX_PLUGIN_DIRS   64
+#define SB_MAX_REPORTER_ARGS 256
 
 /* --help and --version end the reading: what follows them is not looked
  * at, as when they printed and exited on the spot. */
@@ -29,6 +30,11 @@ struct sb_cli {
 	size_t nplugin_dirs;
 	const char *formats;
 	const char *output;
+	const char *config; /* --config, or NULL for the default files */
+	/* --NAME.key[=value], reporters' options, in order; each points at
+	 * the argument after its "--". */
+	const char *reporter_args[SB_MAX_REPORTER_ARGS];
+	size_t nreporter_args;
 	int asked; /* enum sb_cli_asked */
 	int list_plugins;
 	int run_default;
@@ -56,8 +62,13 @@ struct sb_cli {
 int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv);
 
 /* Whether sb_cli_parse reads the argument a as one of storbench's own
- * options (--output=, --section=, ...), not as a job option. */
+ * options (--output=, --section=, a reporter's --NAME.key=, ...), not as a
+ * job option. */
 int sb_cli_own_option(const char *a);
+
+/* Whether "--"-less argument a is a reporter's NAME.key[=value]: a dot in
+ * the key, which no job option has. */
+int sb_cli_reporter_arg(const char *a);
 
 /* The usage text. */
 void sb_cli_usage(FILE *f);

@@ -7,6 +7,7 @@
 #include "../loader/loader.h"
 #include "../options/catalogue.h"
 #include "../options/options.h"
+#include "../report/reporters.h"
 #include "../workload/job_options.h"
 #include "../sb_ctx.h"
 #include "../util/str.h"
@@ -123,20 +124,39 @@ int sb_enghelp(struct sb_ctx *ctx, struct sb_loader *loader, const char *arg)
 	sb_strlcpy(name, arg, sizeof(name));
 	if (comma && (size_t)(comma - arg) < sizeof(name))
 		name[comma - arg] = '\0';
+	/* A reporter's or generator's options too: their --NAME.key and
+	 * config sections need the same list. The engine's message is kept
+	 * when the name is no plugin at all. */
 	if (sb_loader_find(loader, ctx, name, SB_KIND_ENGINE, &p)) {
-		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
-		return SB_EXIT_BAD_INPUT;
+		char why[SB_ERRMSG_MAX];
+
+		sb_strlcpy(why, ctx->err, sizeof(why));
+		if (sb_loader_find(loader, ctx, name, SB_KIND_REPORTER, &p) &&
+		    sb_loader_find(loader, ctx, name, SB_KIND_GENERATOR, &p)) {
+			sb_log(ctx, SB_LOG_ERROR, NULL, "%s", why);
+			return SB_EXIT_BAD_INPUT;
+		}
 	}
 	if (!comma) {
-		if (!p->desc->options || !p->desc->options->name)
-			printf("engine %s has no options\n", p->desc->name);
+		int own = p->desc->kind == SB_KIND_REPORTER &&
+			  sb_reporter_host_option(&p->ops.reporter, "queue");
+
+		if ((!p->desc->options || !p->desc->options->name) && !own)
+			printf("%s %s has no options\n",
+			       sb_kind_name(p->desc->kind), p->desc->name);
 		list_table(p->desc->options);
+		if (own)
+			list_table(sb_reporter_host_options());
 		return SB_EXIT_OK;
 	}
 	o = sb_opt_find(p->desc->options, comma + 1);
+	if (!o && p->desc->kind == SB_KIND_REPORTER)
+		o = sb_reporter_host_option(&p->ops.reporter, comma + 1);
 	if (!o)
-		return no_such(ctx, "engine option", comma + 1,
-			       p->desc->options, 0);
+		return no_such(ctx,
+			       p->desc->kind == SB_KIND_ENGINE ? "engine option"
+							       : "option",
+			       comma + 1, p->desc->options, 0);
 	detail(o);
 	return SB_EXIT_OK;
 }

@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <storbench/version.h>
 
+#include "../config/config.h"
 #include "../jobfile/jobfile.h"
 #include "../options/fio_values.h"
 #include "../report/eta.h"
@@ -24,6 +26,7 @@
 #include "../sb_ctx.h"
 #include "../util/str.h"
 #include "args.h"
+#include "config_check.h"
 #include "help.h"
 #include "secrets.h"
 #include "signals.h"
@@ -113,13 +116,63 @@ static int run_default(struct sb_ctx *ctx, struct sb_run_opts *ro)
 	return code;
 }
 
+/* The search path: --plugin-dir first, then the config file's. */
+static int start_loader(struct sb_ctx *ctx, struct sb_loader *l,
+			const struct sb_cli *c, const struct sb_config *cf)
+{
+	const char *dirs[2 * SB_MAX_PLUGIN_DIRS];
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nplugin_dirs; i++)
+		dirs[n++] = c->plugin_dirs[i];
+	for (size_t i = 0; i < cf->nplugin_dirs; i++) {
+		struct stat st;
+
+		if (n == sizeof(dirs) / sizeof(dirs[0]))
+			return sb_err(ctx, -E2BIG, "%s: too many plugin_dir",
+				      cf->plugin_dir_where[i]);
+		/* Said here, at its line: the loader would name it as a
+		 * --plugin-dir. */
+		if (stat(cf->plugin_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode))
+			return sb_err(ctx, -ENOTDIR,
+				      "%s: plugin_dir = %s: not a directory",
+				      cf->plugin_dir_where[i],
+				      cf->plugin_dirs[i]);
+		dirs[n++] = cf->plugin_dirs[i];
+	}
+	return sb_loader_init(l, ctx, dirs, n);
+}
+
+/* The --NAME.key arguments copied: the secret wipe overwrites argv. */
+static int keep_reporter_args(struct sb_ctx *ctx, const struct sb_cli *c,
+			      char **copy)
+{
+	for (size_t i = 0; i < c->nreporter_args; i++)
+		if (!(copy[i] = strdup(c->reporter_args[i])))
+			return sb_err(ctx, -ENOMEM, "out of memory");
+	ctx->reporter_args = (const char *const *)copy;
+	ctx->nreporter_args = c->nreporter_args;
+	return 0;
+}
+
+static void free_reporter_args(char **copy, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (copy[i])
+			explicit_bzero(copy[i], strlen(copy[i]));
+		free(copy[i]);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	char *rargs[SB_MAX_REPORTER_ARGS] = {NULL};
 	struct sb_ctx ctx = {.log_level = SB_LOG_INFO};
 	struct sb_run_opts ro = {.formats = "normal"};
 	struct sb_loader loader;
 	struct sb_signals sig = {0};
 	struct sb_cli_secrets sec;
+	struct sb_config cf;
 	struct sb_cli c;
 	int code;
 
@@ -130,13 +183,20 @@ int main(int argc, char **argv)
 		sb_jobset_free(&c.jobs);
 		return code;
 	}
-	if (sb_loader_init(&loader, &ctx, c.plugin_dirs, c.nplugin_dirs)) {
+	memset(&loader, 0, sizeof(loader));
+	if (keep_reporter_args(&ctx, &c, rargs) ||
+	    sb_config_read(&ctx, &cf, c.config) ||
+	    start_loader(&ctx, &loader, &c, &cf) ||
+	    sb_config_check(&ctx, &cf, &loader)) {
 		sb_log(&ctx, SB_LOG_ERROR, NULL, "%s", ctx.err);
 		sb_loader_free(&loader);
+		sb_config_free(&cf);
 		sb_jobset_free(&c.jobs);
+		free_reporter_args(rargs, c.nreporter_args);
 		return SB_EXIT_BAD_INPUT;
 	}
 	ctx.loader = &loader;
+	ctx.config = &cf;
 	if (c.run_default && (c.njobopts || c.nfiles || c.parse_only ||
 			      c.showcmd || c.nsections)) {
 		sb_log(&ctx, SB_LOG_ERROR, NULL,
@@ -202,5 +262,7 @@ int main(int argc, char **argv)
 	}
 	sb_jobset_free(&c.jobs);
 	sb_loader_free(&loader);
+	sb_config_free(&cf);
+	free_reporter_args(rargs, c.nreporter_args);
 	return code;
 }

@@ -22,6 +22,7 @@ struct sb_facts {
 };
 
 struct sb_block; /* host->alloc() memory, freed with the handle */
+struct sb_pushq; /* report/pushq.h */
 
 struct sb_handle {
 	const struct sb_ctx *ctx;
@@ -31,9 +32,28 @@ struct sb_handle {
 	struct sb_facts *facts; /* NULL outside a job */
 	FILE *out;		/* reporters: where print/write go */
 	struct sb_block *blocks;
+	/* Reporters with their own thread: host->reporter_count(), set by
+	 * the reporters (report/pushq.h); NULL elsewhere. */
+	uint64_t (*count)(struct sb_pushq *q, uint32_t what);
+	struct sb_pushq *count_arg;
+	/* A worker's engine handle: the worker's deadline (read with an
+	 * atomic load; NULL on the main thread and for other plugins) and
+	 * where host->complete() hands an I/O (NULL: refused). */
+	const uint64_t *deadline_ns;
+	void (*complete)(void *owner, struct sb_io *io);
+	void *owner;
 };
 
 extern const struct sb_host sb_host_services;
+
+/* A worker's deadline as its handle points to it: 0 (before the phase's
+ * I/O) and UINT64_MAX both mean none. */
+static inline uint64_t sb_deadline_of(const uint64_t *p)
+{
+	uint64_t d = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	return d ? d : UINT64_MAX;
+}
 
 void sb_handle_init(struct sb_handle *h, const struct sb_ctx *ctx,
 		    const char *who);

@@ -49,6 +49,7 @@ void sb_env_init(struct sb_env *env, struct sb_handle *h, void *opts,
 	env->state = state;
 	env->job = job;
 	env->worker = worker;
+	env->wake_fd = -1;
 }
 
 const char *sb_handle_errmsg(const struct sb_handle *h, int code)
@@ -88,15 +89,22 @@ static void name_errno(char *msg, size_t size, int code)
 	sb_strlcpy(msg, named, size);
 }
 
+static int32_t host_verror(struct sb_handle *h, int32_t code, const char *fmt,
+			   va_list ap)
+{
+	sb_msg_vformat(h->err, sizeof(h->err), fmt, ap);
+	name_errno(h->err, sizeof(h->err), code);
+	h->err_code = code;
+	return code;
+}
+
 static int host_error(struct sb_handle *h, int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	sb_msg_vformat(h->err, sizeof(h->err), fmt, ap);
+	host_verror(h, code, fmt, ap);
 	va_end(ap);
-	name_errno(h->err, sizeof(h->err), code);
-	h->err_code = code;
 	return code;
 }
 
@@ -206,6 +214,45 @@ static int host_hist_next(const struct sb_hist *hist, size_t *cursor,
 	return sb_hist_next(hist, cursor, lo_ns, hi_ns, count);
 }
 
+static uint64_t host_reporter_count(struct sb_handle *h, uint32_t what)
+{
+	return h->count ? h->count(h->count_arg, what) : 0;
+}
+
+static uint64_t host_deadline_ns(struct sb_handle *h)
+{
+	if (sb_stopping(h->ctx))
+		return 0;
+	return h->deadline_ns ? sb_deadline_of(h->deadline_ns) : UINT64_MAX;
+}
+
+static int32_t host_stopping(struct sb_handle *h)
+{
+	uint64_t d;
+
+	if (sb_stopping(h->ctx))
+		return 1;
+	d = h->deadline_ns ? sb_deadline_of(h->deadline_ns) : UINT64_MAX;
+	return d != UINT64_MAX && host_now_ns() >= d;
+}
+
+static void host_complete(struct sb_handle *h, struct sb_io *io)
+{
+	if (h->complete && io)
+		h->complete(h->owner, io);
+	else
+		sb_log(h->ctx, SB_LOG_ERROR, h->who,
+		       "complete() called outside a worker's I/O hooks; "
+		       "the I/O is ignored");
+}
+
+static void host_vlog(struct sb_handle *h, uint32_t level, const char *fmt,
+		      va_list ap)
+{
+	sb_vlog(h->ctx, level > SB_LOG_DEBUG ? SB_LOG_DEBUG : level, h->who,
+		fmt, ap);
+}
+
 const struct sb_host sb_host_services = {
 	.size = sizeof(struct sb_host),
 	.abi_major = SB_ABI_MAJOR,
@@ -221,6 +268,12 @@ const struct sb_host sb_host_services = {
 	.hist_count = host_hist_count,
 	.hist_percentile = host_hist_percentile,
 	.hist_next = host_hist_next,
+	.reporter_count = host_reporter_count,
+	.deadline_ns = host_deadline_ns,
+	.stopping = host_stopping,
+	.complete = host_complete,
+	.vlog = host_vlog,
+	.verror = host_verror,
 };
 
 int sb_facts_init(struct sb_facts *f)

@@ -57,6 +57,8 @@ static size_t opt_field_size(enum sb_opt_type type)
 		return sizeof(char *);
 	case SB_OPT_FLOAT:
 		return sizeof(double);
+	case SB_OPT_LIST:
+		return sizeof(struct sb_opt_list);
 	}
 	return 0;
 }

@@ -38,6 +38,8 @@ const char *sb_opt_type_name(int type)
 		return "choice";
 	case SB_OPT_FLOAT:
 		return "float";
+	case SB_OPT_LIST:
+		return "list";
 	case SB_OPT_SIZE_DIRS:
 		return "size per direction";
 	case SB_OPT_INT_DIRS:
@@ -170,6 +172,43 @@ static int store_secret(struct sb_ctx *ctx, const struct sb_option *o,
 	return 0;
 }
 
+/* One more item at the end of an SB_OPT_LIST. */
+static int store_item(struct sb_ctx *ctx, char *field, const char *value)
+{
+	struct sb_opt_list l;
+	const char **grown;
+	char *copy = strdup(value);
+
+	memcpy(&l, field, sizeof(l));
+	grown = copy ? realloc((void *)l.items, (l.count + 1) * sizeof(*grown))
+		     : NULL;
+	if (!grown) {
+		free(copy);
+		return sb_err(ctx, -ENOMEM, "out of memory");
+	}
+	grown[l.count++] = copy;
+	l.items = grown;
+	memcpy(field, &l, sizeof(l));
+	return 0;
+}
+
+static void free_list(char *field)
+{
+	struct sb_opt_list l;
+
+	memcpy(&l, field, sizeof(l));
+	for (uint64_t i = 0; i < l.count; i++)
+		free((void *)l.items[i]);
+	free((void *)l.items);
+	memset(field, 0, sizeof(l));
+}
+
+void sb_opt_list_clear(const struct sb_option *o, void *base)
+{
+	if (o->type == SB_OPT_LIST)
+		free_list((char *)base + o->offset);
+}
+
 /* Parse a value of a fixed-size type into field; err gets the reason. */
 static int parse_value(const struct sb_option *o, char *field,
 		       const char *value, int kb_base, char *err, size_t len)
@@ -281,6 +320,8 @@ int sb_opt_parse_kb(struct sb_ctx *ctx, const struct sb_option *o, void *base,
 		return store_string(ctx, field, value);
 	if (o->type == SB_OPT_SECRET)
 		return store_secret(ctx, o, field, value, where);
+	if (o->type == SB_OPT_LIST)
+		return store_item(ctx, field, value);
 	if (o->type == SB_OPT_ENUM) {
 		int idx;
 
@@ -330,6 +371,8 @@ void sb_opt_free(const struct sb_option *table, void *base)
 	for (const struct sb_option *o = table; o && o->name; o++) {
 		char *s;
 
+		if (o->type == SB_OPT_LIST)
+			free_list((char *)base + o->offset);
 		if (o->type != SB_OPT_STR && o->type != SB_OPT_SECRET)
 			continue;
 		memcpy(&s, (char *)base + o->offset, sizeof(s));

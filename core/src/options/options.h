@@ -48,6 +48,10 @@ static inline int sb_opt_parse(struct sb_ctx *ctx, const struct sb_option *o,
 int sb_opt_defaults(struct sb_ctx *ctx, const struct sb_option *table,
 		    void *base);
 
+/* Empty an SB_OPT_LIST (a later source replaces an earlier one's items);
+ * any other option is left alone. */
+void sb_opt_list_clear(const struct sb_option *o, void *base);
+
 /* Free the strings parsing stored in base. */
 void sb_opt_free(const struct sb_option *table, void *base);
 

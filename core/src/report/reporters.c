@@ -1,11 +1,191 @@
 #include "reporters.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../config/config.h"
 #include "../loader/loader.h"
 #include "../options/options.h"
+#include "../util/suggest.h"
+
+/* The host's options of an own-thread reporter (reporter.h). */
+static const struct sb_option push_options[] = {
+	{
+		.name = "queue",
+		.type = SB_OPT_INT,
+		.offset = offsetof(struct sb_push_opts, queue),
+		.def = "64",
+		.min = 1,
+		.max = 1 << 20,
+		.help = "periods held for the reporter's thread; when full, "
+			"the oldest is dropped",
+	},
+	{
+		.name = "flush_timeout",
+		.type = SB_OPT_TIME,
+		.offset = offsetof(struct sb_push_opts, flush_ns),
+		.def = "10",
+		.help = "how long the end of the run waits for the queue to "
+			"be delivered",
+	},
+	{
+		.name = "required",
+		.type = SB_OPT_BOOL,
+		.offset = offsetof(struct sb_push_opts, required),
+		.def = "0",
+		.help = "a period not delivered fails the run",
+	},
+	SB_OPTION_END,
+};
+
+const struct sb_option *sb_reporter_host_options(void)
+{
+	return push_options;
+}
+
+static int own_thread(const struct sb_reporter_ops *ops)
+{
+	return (ops->flags & SB_REPORTER_OWN_THREAD) && ops->interval;
+}
+
+const struct sb_option *
+sb_reporter_host_option(const struct sb_reporter_ops *ops, const char *key)
+{
+	return own_thread(ops) ? sb_opt_find(push_options, key) : NULL;
+}
+
+/* The reporter and key of a --NAME.key[=value]. */
+static void split_arg(const char *arg, char *name, size_t nlen, char *key,
+		      size_t klen, const char **value)
+{
+	size_t dot = strcspn(arg, "."), end = strcspn(arg, "=");
+
+	snprintf(name, nlen, "%.*s", (int)dot, arg);
+	snprintf(key, klen, "%.*s", (int)(end - dot - 1), arg + dot + 1);
+	*value = arg[end] ? arg + end + 1 : NULL;
+}
+
+static int no_such_key(struct sb_ctx *ctx, const struct sb_reporter_inst *r,
+		       const char *where, const char *key)
+{
+	struct sb_suggest s;
+
+	sb_suggest_init(&s, key);
+	for (const struct sb_option *o = r->plugin->desc->options; o && o->name;
+	     o++)
+		sb_suggest_offer(&s, o->name);
+	for (const struct sb_option *o = push_options;
+	     own_thread(r->ops) && o->name; o++)
+		sb_suggest_offer(&s, o->name);
+	if (s.best)
+		return sb_err(ctx, -EINVAL,
+			      "%s: reporter %s has no option '%s'; did you "
+			      "mean '%s'?",
+			      where, r->h.who, key, s.best);
+	return sb_err(ctx, -EINVAL,
+		      "%s: reporter %s has no option '%s' (storbench "
+		      "--enghelp=%s lists its options)",
+		      where, r->h.who, key, r->h.who);
+}
+
+/* Config file, then command line: later wins, lists are replaced. */
+static int set_options(struct sb_ctx *ctx, struct sb_reporter_inst *r)
+{
+	const struct sb_option *table = r->plugin->desc->options;
+	struct sb_opt_source src = {.n = 0};
+	int rc;
+
+	rc = sb_config_apply(ctx, ctx->config, r->h.who, table, r->opts);
+	if (!rc && own_thread(r->ops))
+		rc = sb_config_apply(ctx, ctx->config, r->h.who, push_options,
+				     &r->push);
+	for (size_t i = 0; !rc && i < ctx->nreporter_args; i++) {
+		const char *arg = ctx->reporter_args[i], *value;
+		const struct sb_option *o;
+		char name[128], key[128], where[300];
+		void *base = r->opts;
+
+		split_arg(arg, name, sizeof(name), key, sizeof(key), &value);
+		if (strcmp(name, r->h.who) != 0)
+			continue;
+		snprintf(where, sizeof(where), "--%s.%s", name, key);
+		o = sb_opt_find(table, key);
+		if (!o && (o = sb_reporter_host_option(r->ops, key)))
+			base = &r->push;
+		if (!o)
+			return no_such_key(ctx, r, where, key);
+		rc = sb_opt_replace(ctx, &src, o, base, value, where);
+	}
+	return rc;
+}
+
+/* An own-thread reporter's table may not take the host's names. */
+static int check_host_names(struct sb_ctx *ctx,
+			    const struct sb_reporter_inst *r)
+{
+	for (const struct sb_option *o = push_options;
+	     own_thread(r->ops) && o->name; o++)
+		if (sb_opt_find(r->plugin->desc->options, o->name))
+			return sb_err(ctx, -EINVAL,
+				      "reporter %s declares option '%s', "
+				      "which the host keeps for reporters "
+				      "with their own thread",
+				      r->h.who, o->name);
+	return 0;
+}
+
+/*
+ * A --NAME.key for a reporter that is not running is refused rather than
+ * ignored: a reporter named wrong or left out of --output-format would
+ * otherwise leave a user believing results went to a server they never
+ * reached; selecting it on the quiet would change what is printed.
+ */
+static int check_args(struct sb_ctx *ctx, struct sb_loader *loader,
+		      const struct sb_reporters *rs, const char *formats)
+{
+	for (size_t i = 0; i < ctx->nreporter_args; i++) {
+		const char *value;
+		const struct sb_plugin *p;
+		struct sb_suggest s;
+		char name[128], key[128];
+		size_t k = 0;
+
+		split_arg(ctx->reporter_args[i], name, sizeof(name), key,
+			  sizeof(key), &value);
+		while (k < rs->n && strcmp(rs->v[k].h.who, name) != 0)
+			k++;
+		if (k < rs->n)
+			continue;
+		if (!sb_loader_find(loader, ctx, name, SB_KIND_REPORTER, &p))
+			return sb_err(ctx, -EINVAL,
+				      "--%s.%s: reporter %s is not in "
+				      "--output-format=%s; add it there to "
+				      "use it",
+				      name, key, name, formats);
+		if (!sb_loader_find(loader, ctx, name, SB_KIND_ENGINE, &p) ||
+		    !sb_loader_find(loader, ctx, name, SB_KIND_GENERATOR, &p))
+			return sb_err(ctx, -EINVAL,
+				      "--%s.%s: %s is %s, not a reporter: its "
+				      "options are job options (--%s=)",
+				      name, key, name,
+				      p->desc->kind == SB_KIND_ENGINE
+					      ? "an engine"
+					      : "a generator",
+				      key);
+		sb_loader_load_all(loader, ctx);
+		sb_suggest_init(&s, name);
+		for (p = loader->plugins; p; p = p->next)
+			if (p->desc->kind == SB_KIND_REPORTER)
+				sb_suggest_offer(&s, p->desc->name);
+		return sb_err(ctx, -EINVAL,
+			      "--%s.%s: no reporter is named %s%s%s%s", name,
+			      key, name, s.best ? "; did you mean " : "",
+			      s.best ? s.best : "", s.best ? "?" : "");
+	}
+	return 0;
+}
 
 /* NAME+ sets the reporter's "plus" option (json+). */
 static int set_plus(struct sb_ctx *ctx, struct sb_reporter_inst *r,
@@ -47,15 +227,23 @@ static int add(struct sb_ctx *ctx, struct sb_loader *loader,
 	memset(r, 0, sizeof(*r));
 	r->plugin = p;
 	r->ops = &p->ops.reporter;
+	r->ctx = ctx;
+	r->rs = rs;
 	sb_handle_init(&r->h, ctx, p->desc->name);
 	r->opts = calloc(1, p->desc->options_size ? p->desc->options_size : 1);
 	r->state = calloc(1, r->ops->state_size ? r->ops->state_size : 1);
 	r->path = eq ? strdup(eq + 1) : NULL;
 	if (!r->opts || !r->state || (eq && !r->path))
 		return sb_err(ctx, -ENOMEM, "out of memory");
-	rc = sb_opt_defaults(ctx, p->desc->options, r->opts);
+	rc = check_host_names(ctx, r);
+	if (!rc)
+		rc = sb_opt_defaults(ctx, p->desc->options, r->opts);
+	if (!rc && own_thread(r->ops))
+		rc = sb_opt_defaults(ctx, push_options, &r->push);
 	if (!rc && plus)
 		rc = set_plus(ctx, r, entry);
+	if (!rc)
+		rc = set_options(ctx, r);
 	return rc;
 }
 
@@ -107,6 +295,8 @@ int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
 					    cur);
 	}
 	free(list);
+	if (!rc)
+		rc = check_args(ctx, loader, rs, formats);
 	rs->out = stdout;
 	rs->out_path = output;
 	for (size_t i = 0; i < rs->n; i++)
@@ -204,6 +394,14 @@ static int out_check(struct sb_ctx *ctx, struct sb_reporters *rs,
 	return 1;
 }
 
+/* The own thread's check of its output, under its queue's lock. */
+static int q_out_check(void *arg, int err)
+{
+	struct sb_reporter_inst *r = arg;
+
+	return out_check(r->ctx, r->rs, r, err);
+}
+
 int sb_reporters_open(struct sb_ctx *ctx, struct sb_reporters *rs,
 		      const struct sb_run_info *run)
 {
@@ -220,6 +418,15 @@ int sb_reporters_open(struct sb_ctx *ctx, struct sb_reporters *rs,
 				      r->h.who);
 		}
 		r->opened = 1;
+		if (!own_thread(r->ops))
+			continue;
+		rc = sb_pushq_start(ctx, &r->q, &r->h, &r->env,
+				    r->ops->interval, (uint32_t)r->push.queue,
+				    q_out_check, r);
+		if (rc)
+			return rc;
+		r->h.count = sb_pushq_count;
+		r->h.count_arg = r->q;
 	}
 	return 0;
 }
@@ -250,11 +457,15 @@ void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
 		if (!r->opened || !r->ops->interval || r->interval_failed ||
 		    out_failed(r))
 			continue;
+		if (r->q) {
+			sb_pushq_push(r->q, iv);
+			continue;
+		}
 		errno = 0;
 		rc = r->ops->interval(&r->env, iv);
 		if (out_check(ctx, rs, r, errno)) {
 			r->interval_failed = 1;
-		} else if (rc) {
+		} else if (rc && rc != SB_TRANSIENT) {
 			/* Said once: a failing hook would say it every
 			 * period. */
 			hook_error(ctx, r, "interval", rc);
@@ -263,16 +474,81 @@ void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
 	}
 }
 
+/* What did not reach an own-thread reporter, said on stderr; 1 when
+ * something did not. */
+static int say_losses(struct sb_ctx *ctx, struct sb_reporter_inst *r)
+{
+	uint64_t c[SB_PUSHQ_NCOUNTS], lost;
+
+	for (uint32_t k = 0; k < SB_PUSHQ_NCOUNTS; k++)
+		c[k] = sb_pushq_count(r->q, k);
+	lost = c[SB_RQ_DROPPED] + c[SB_RQ_FAILED] + c[SB_RQ_UNDELIVERED];
+	if (!lost)
+		return 0;
+	sb_log(ctx, SB_LOG_WARN, r->h.who,
+	       "%llu of %llu periods not delivered: %llu dropped from a full "
+	       "queue (queue=%lld), %llu lost to a failure, %llu still "
+	       "queued at the flush deadline (flush_timeout=%.3gs); %llu "
+	       "retries",
+	       (unsigned long long)lost, (unsigned long long)c[SB_RQ_PERIODS],
+	       (unsigned long long)c[SB_RQ_DROPPED], (long long)r->push.queue,
+	       (unsigned long long)c[SB_RQ_FAILED],
+	       (unsigned long long)c[SB_RQ_UNDELIVERED],
+	       (double)r->push.flush_ns / 1e9,
+	       (unsigned long long)c[SB_RQ_RETRIED]);
+	return 1;
+}
+
+void sb_reporters_flush(struct sb_ctx *ctx, struct sb_reporters *rs)
+{
+	if (rs->flushed)
+		return;
+	rs->flushed = 1;
+	for (size_t i = 0; i < rs->n; i++) {
+		struct sb_reporter_inst *r = &rs->v[i];
+
+		if (!r->q)
+			continue;
+		if (sb_pushq_flush(r->q, r->push.flush_ns)) {
+			r->abandoned = 1;
+			/* Its hook may still touch the plugin's code and
+			 * state: nothing of it is freed, and the process ends
+			 * with _exit (main.c). */
+			ctx->abandoned = 1;
+			if (sb_stopping(ctx) == SB_STOP_QUIT)
+				sb_log(ctx, SB_LOG_ERROR, r->h.who,
+				       "still in its interval hook when told "
+				       "to quit; left behind");
+			else
+				sb_log(ctx, SB_LOG_ERROR, r->h.who,
+				       "still in its interval hook %.3g s "
+				       "after the jobs ended (flush_timeout); "
+				       "left behind",
+				       (double)r->push.flush_ns / 1e9);
+		}
+		r->broke |= r->q->broke;
+		if (say_losses(ctx, r) && r->push.required)
+			r->lost_required = 1;
+	}
+}
+
 int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 			 const struct sb_run_result *res)
 {
 	int err = 0;
 
+	sb_reporters_flush(ctx, rs);
 	for (size_t i = 0; i < rs->n; i++) {
 		struct sb_reporter_inst *r = &rs->v[i];
 		int rc;
 
-		if (!r->opened || out_failed(r))
+		if (r->lost_required) {
+			sb_log(ctx, SB_LOG_ERROR, r->h.who,
+			       "required=1 and periods were not delivered: "
+			       "the run fails");
+			err = -EIO;
+		}
+		if (!r->opened || r->abandoned || out_failed(r))
 			continue;
 		errno = 0;
 		rc = r->ops->run_end(&r->env, res);
@@ -292,13 +568,27 @@ int sb_reporters_close(struct sb_ctx *ctx, struct sb_reporters *rs)
 {
 	int rc = 0, main_failed = 0;
 
+	int abandoned = 0;
+
+	sb_reporters_flush(ctx, rs);
 	/* The interval thread has ended: plain reads from here. */
-	for (size_t i = 0; i < rs->n; i++)
+	for (size_t i = 0; i < rs->n; i++) {
 		main_failed |= rs->v[i].out == rs->out && rs->v[i].out_failed;
+		abandoned |= rs->v[i].abandoned;
+	}
 
 	for (size_t i = 0; i < rs->n; i++) {
 		struct sb_reporter_inst *r = &rs->v[i];
 
+		if (r->abandoned) {
+			/* Its thread may still write its output: flushed,
+			 * not closed. */
+			if (r->own_out)
+				fflush(r->out);
+			free(r->path);
+			continue;
+		}
+		sb_pushq_free(r->q);
 		if (r->opened && r->ops->close)
 			r->ops->close(&r->env);
 		sb_opt_free(r->plugin->desc->options, r->opts);
@@ -315,7 +605,8 @@ int sb_reporters_close(struct sb_ctx *ctx, struct sb_reporters *rs)
 	if (rs->out && fflush(rs->out) != 0 && !main_failed)
 		rc = sb_err(ctx, -errno, "cannot write the results: %s",
 			    strerror(errno));
-	if (rs->own_out && fclose(rs->out) != 0 && !rc && !main_failed)
+	if (rs->own_out && !abandoned && fclose(rs->out) != 0 && !rc &&
+	    !main_failed)
 		rc = sb_err(ctx, -errno, "cannot write the results: %s",
 			    strerror(errno));
 	memset(rs, 0, sizeof(*rs));

@@ -30,8 +30,9 @@ static int needs_layout(const struct sb_runjob *rj)
 {
 	const struct sb_job_opts *o = &rj->opts;
 
-	if (rj->eops->flags & SB_ENGINE_NO_FILES || o->create_on_open ||
-	    (!o->size.bytes && !rj->cfg.filesize.max) || o->verify_only)
+	if (rj->eops->flags & SB_ENGINE_NO_FILES || sb_engine_remote(rj) ||
+	    o->create_on_open || (!o->size.bytes && !rj->cfg.filesize.max) ||
+	    o->verify_only)
 		return 0;
 	return rj->gen || sb_rw_uses(o, SB_DDIR_READ) || o->overwrite;
 }
@@ -104,6 +105,12 @@ static int lay_out(struct sb_runjob *rj)
 		lw->rj = rj;
 		lw->idx = i;
 		lw->layout = 1;
+		rc = sb_worker_wake_open(lw);
+		if (rc) {
+			job_fail(rj, rc,
+				 "laying out: no eventfd for the clone");
+			break;
+		}
 		rc = lay_out_one(rj, lw);
 		if (rc == -ETIMEDOUT && lw->watch.abandoned_ns) {
 			char why[SB_ERRMSG_MAX - 64], msg[SB_ERRMSG_MAX];
@@ -130,7 +137,8 @@ static int lay_out(struct sb_runjob *rj)
 static int guard_devices(struct sb_runjob *rj)
 {
 	char msg[SB_ERRMSG_MAX];
-	int rc = sb_guard_targets(rj, msg, sizeof(msg));
+	int rc = sb_engine_remote(rj) ? 0
+				      : sb_guard_targets(rj, msg, sizeof(msg));
 
 	if (rc)
 		job_fail(rj, rc, msg);
@@ -187,9 +195,21 @@ void sb_runjob_start(struct sb_runjob *rj)
 	for (unsigned i = 0; i < n; i++) {
 		rj->workers[i].rj = rj;
 		rj->workers[i].idx = i;
+		rc = sb_worker_wake_open(&rj->workers[i]);
+		if (rc) {
+			job_fail(rj, rc, "no eventfd for its clones");
+			return;
+		}
 	}
 	if (guard_devices(rj))
 		return;
+	if (rj->eops->job_state_size &&
+	    !(rj->job_state = calloc(1, rj->eops->job_state_size))) {
+		job_fail(rj, -ENOMEM,
+			 "out of memory for the engine's job state");
+		return;
+	}
+	rj->menv.job_state = rj->job_state;
 	if (rj->eops->setup) {
 		rc = rj->eops->setup(&rj->menv);
 		if (rc) {
@@ -231,6 +251,7 @@ static void merge_worker(struct sb_runjob *rj, const struct sb_worker *w)
 
 	for (int d = 0; d < SB_DDIR_COUNT && rj->dir; d++)
 		sb_dir_merge(&rj->dir[d], &w->dir[d]);
+	rj->cancelled += w->cancelled;
 	if (rt > rj->runtime_ns)
 		rj->runtime_ns = rt;
 	if (w->error)
@@ -323,6 +344,18 @@ int sb_runjob_wait(struct sb_runjob *rj)
 	}
 	if (rj->set_up && rj->eops->teardown && !rj->nabandoned)
 		rj->eops->teardown(&rj->menv);
+	/* A stuck worker may still read it. */
+	if (!rj->nabandoned) {
+		free(rj->job_state);
+		rj->job_state = NULL;
+	}
+	if (rj->cancelled) {
+		char n[32];
+
+		snprintf(n, sizeof(n), "%llu",
+			 (unsigned long long)rj->cancelled);
+		sb_host_services.fact(&rj->mh, "cancelled_ios", n);
+	}
 	/* Workers' buffers go now; their measurements stay for the
 	 * per-clone results until the job is freed. */
 	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)

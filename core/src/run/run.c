@@ -252,7 +252,8 @@ static void watch_disks(const struct sb_runjob *jobs, size_t njobs,
 	for (size_t i = 0; i < njobs; i++) {
 		const struct sb_job_cfg *c = &jobs[i].cfg;
 
-		if (jobs[i].eops->flags & SB_ENGINE_NO_FILES)
+		if (jobs[i].eops->flags & SB_ENGINE_NO_FILES ||
+		    sb_engine_remote(&jobs[i]))
 			continue;
 		for (unsigned k = 0; k < c->nnames; k++)
 			sb_disks_add_path(disks, c->names[k]);

@@ -248,6 +248,8 @@ static int check_targets(struct sb_ctx *ctx, const struct outs *o,
 		const struct sb_runjob *rj = &jobs[j];
 		unsigned clones = rj->cfg.nnames ? 1 : rj->job.numjobs;
 
+		if (sb_engine_remote(rj))
+			continue; /* its targets are no local files */
 		for (unsigned c = 0; c < clones; c++)
 			for (unsigned i = 0; i < sb_wfiles_count(rj); i++) {
 				if (sb_wfile_name(rj, c, i, t.real,

@@ -7,19 +7,13 @@
 
 /* enum sb_hook as the user knows it. */
 static const char *const hook_names[SB_HOOK_COUNT] = {
-	[SB_HOOK_INIT] = "init",
-	[SB_HOOK_OPEN] = "open_file",
-	[SB_HOOK_QUEUE] = "queue",
-	[SB_HOOK_COMMIT] = "commit",
-	[SB_HOOK_GETEVENTS] = "getevents",
-	[SB_HOOK_EVENT] = "event",
-	[SB_HOOK_CLOSE] = "close_file",
-	[SB_HOOK_UNLINK] = "unlink_file",
-	[SB_HOOK_CLEANUP] = "cleanup",
-	[SB_HOOK_GEN_INIT] = "init",
-	[SB_HOOK_GEN_NEXT] = "next",
-	[SB_HOOK_GEN_CLEANUP] = "cleanup",
-	[SB_HOOK_GEN_COMPLETE] = "complete",
+	[SB_HOOK_INIT] = "init",	   [SB_HOOK_OPEN] = "open_file",
+	[SB_HOOK_QUEUE] = "queue",	   [SB_HOOK_COMMIT] = "commit",
+	[SB_HOOK_GETEVENTS] = "getevents", [SB_HOOK_EVENT] = "event",
+	[SB_HOOK_CLOSE] = "close_file",	   [SB_HOOK_UNLINK] = "unlink_file",
+	[SB_HOOK_CLEANUP] = "cleanup",	   [SB_HOOK_CANCEL] = "cancel",
+	[SB_HOOK_GEN_INIT] = "init",	   [SB_HOOK_GEN_NEXT] = "next",
+	[SB_HOOK_GEN_CLEANUP] = "cleanup", [SB_HOOK_GEN_COMPLETE] = "complete",
 };
 
 #define HOOK_MASK ((1ULL << SB_HOOK_BITS) - 1)
@@ -60,6 +54,21 @@ static void abandon(struct sb_watch *wt, struct sb_runjob *rj,
 	wt->ctx->abandoned = 1;
 }
 
+/* An engine waiting in poll() beside its socket learns of a stop or its
+ * deadline through its wake fd, once for each. */
+static void wake(const struct sb_watch *wt, struct sb_worker *w, uint64_t now)
+{
+	uint64_t d = __atomic_load_n(&w->deadline_ns, __ATOMIC_RELAXED);
+
+	if (wt->stop_ns && !w->watch.woke_stop) {
+		w->watch.woke_stop = 1;
+		sb_worker_wake(w);
+	} else if (d && d != UINT64_MAX && now >= d && w->watch.woke_for != d) {
+		w->watch.woke_for = d;
+		sb_worker_wake(w);
+	}
+}
+
 /* 1 when w has ended or is abandoned now. */
 static int watch_worker(struct sb_watch *wt, struct sb_runjob *rj,
 			struct sb_worker *w, uint64_t now)
@@ -80,6 +89,7 @@ static int watch_worker(struct sb_watch *wt, struct sb_runjob *rj,
 		abandon(wt, rj, w, now, now, SB_ABANDON_QUIT);
 		return 1;
 	}
+	wake(wt, w, now);
 	if (!(hook & HOOK_MASK))
 		return 0;
 	due = due_ns(wt, w, &why);
@@ -172,6 +182,7 @@ void sb_watch_take(struct sb_worker *copy, const struct sb_worker *w)
 		copy->lat_sum_ns[d] = ld(&w->lat_sum_ns[d]);
 	}
 	sb_lat_snapshot(&copy->sync_lat, &w->sync_lat);
+	copy->cancelled = __atomic_load_n(&w->cancelled, __ATOMIC_RELAXED);
 	copy->watch.abandoned_ns = w->watch.abandoned_ns;
 	copy->watch.seen_hook = w->watch.seen_hook;
 	copy->watch.stuck_s = w->watch.stuck_s;

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -276,10 +277,79 @@ static void return_slot(struct sb_worker *w, struct sb_ioslot *s)
 	w->free_slots[w->nfree++] = s;
 }
 
-/* Reap min..max completions (min 0 polls); t is when they were seen. */
-static int reap(struct sb_worker *w, unsigned min, unsigned max, uint64_t *t)
+/* The slot of an I/O the engine hands back, or NULL when it is none of
+ * this worker's. */
+static struct sb_ioslot *slot_of(struct sb_worker *w, const struct sb_io *io)
+{
+	uintptr_t k = ((uintptr_t)io - (uintptr_t)&w->slots[0].io) /
+		      sizeof(*w->slots);
+
+	if (!io || k >= w->depth || &w->slots[k].io != io)
+		return NULL;
+	return &w->slots[k];
+}
+
+void sb_io_callback(void *owner, struct sb_io *io)
+{
+	struct sb_worker *w = owner;
+	struct sb_ioslot *s = slot_of(w, io);
+	uint64_t t, hook = w->hook;
+
+	if (!s) {
+		sb_wbroke(w, &w->eh,
+			  "complete() was handed an I/O the host never queued");
+		return;
+	}
+	t = done_ns(w);
+	if (s == w->in_queue && !s->queued && !s->done_in_queue) {
+		/* Finished before queue() even returned: completed once
+		 * queue() says it was accepted, timed as of now. */
+		s->done_in_queue = 1;
+		s->submit_ns = w->meas ? t : 0;
+		return;
+	}
+	if (!s->queued) {
+		sb_wbroke(w, &w->eh,
+			  "complete() was handed an I/O that is not in flight "
+			  "(never queued, handed back already, or cancelled)");
+		return;
+	}
+	s->queued = 0;
+	w->inflight--;
+	w->ncallback++;
+	/* Not committed yet: submitted and done at once. */
+	if (w->meas && !s->submit_ns)
+		s->submit_ns = t;
+	complete(w, s, t, 1);
+	return_slot(w, s);
+	/* A generator's complete() may have run: the worker is back in the
+	 * engine's hook, for the watch. */
+	sb_hook_enter(w, (int)(hook & ((1ULL << SB_HOOK_BITS) - 1)));
+}
+
+/* How long getevents() may wait: until the deadline, not at all once it
+ * passed or a stop came. */
+static uint64_t wait_left(const struct sb_worker *w, uint64_t deadline)
+{
+	uint64_t now;
+
+	if (sb_stopping(w->rj->ctx))
+		return 0;
+	if (deadline == UINT64_MAX)
+		return SB_WAIT_FOREVER;
+	now = now_ns();
+	return deadline > now ? deadline - now : 0;
+}
+
+/* Reap min..max completions (min 0 polls), waiting at most timeout_ns; t
+ * is when they were seen. Completions host->complete() took during the
+ * call count with those event() hands back. */
+static int reap(struct sb_worker *w, unsigned min, unsigned max,
+		uint64_t timeout_ns, uint64_t *t)
 {
 	const struct sb_engine_ops *ops = w->rj->eops;
+	uint64_t cb = w->ncallback;
+	unsigned had = w->inflight;
 	int n;
 
 	if (min > w->inflight)
@@ -287,21 +357,25 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max, uint64_t *t)
 	if (max > w->inflight)
 		max = w->inflight;
 	sb_hook_enter(w, SB_HOOK_GETEVENTS);
-	n = ops->getevents(&w->eenv, min, max, 0);
+	n = ops->getevents(&w->eenv, min, max, timeout_ns);
 	sb_hook_leave(w);
+	cb = w->ncallback - cb;
 	if (n < 0)
 		return sb_whook_failed(w, &w->eh, n, "getevents");
-	if ((n == 0 && min) || (unsigned)n > max)
+	/* Fewer than min is allowed when the wait was bounded, or the wake
+	 * fd may have cut it short (a stop, a deadline). */
+	if ((n == 0 && !cb && min && timeout_ns == SB_WAIT_FOREVER &&
+	     !sb_stopping(w->rj->ctx) && w->deadline_ns == UINT64_MAX) ||
+	    (unsigned)n > max || (unsigned)n > w->inflight)
 		return sb_wbroke(w, &w->eh,
 				 "getevents(min %u, max %u) returned %d, with "
 				 "%u I/Os in flight",
-				 min, max, n, w->inflight);
+				 min, max, n, had);
 	*t = done_ns(w);
-	if (n)
-		w->complete_dist[batch_bucket((unsigned)n)]++;
+	if (n + cb)
+		w->complete_dist[batch_bucket((unsigned)(n + cb))]++;
 	for (int i = 0; i < n; i++) {
 		struct sb_io *io;
-		uintptr_t k;
 		struct sb_ioslot *s;
 
 		sb_hook_enter(w, SB_HOOK_EVENT);
@@ -309,18 +383,14 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max, uint64_t *t)
 		sb_hook_leave(w);
 		/* Only an I/O of this worker's that the engine holds may come
 		 * back: anything else would be freed or counted twice. */
-		k = ((uintptr_t)io - (uintptr_t)&w->slots[0].io) /
-		    sizeof(*w->slots);
-
 		if (!io)
 			return sb_wbroke(w, &w->eh, "event(%d) returned NULL",
 					 i);
-		if (k >= w->depth || &w->slots[k].io != io)
+		if (!(s = slot_of(w, io)))
 			return sb_wbroke(w, &w->eh,
 					 "event(%d) returned an I/O the host "
 					 "never queued",
 					 i);
-		s = &w->slots[k];
 		if (!s->queued)
 			return sb_wbroke(w, &w->eh,
 					 "event(%d) returned an I/O that is "
@@ -350,8 +420,13 @@ static void commit_queued(struct sb_worker *w, unsigned *nqueued)
 		sb_whook_failed(w, &w->eh, c, "commit");
 	w->submit_dist[batch_bucket(*nqueued)]++;
 	t = w->meas ? now_ns() : 0;
-	while (*nqueued)
-		w->queued[--*nqueued]->submit_ns = t;
+	/* One that completed inside commit() was timed there. */
+	while (*nqueued) {
+		struct sb_ioslot *s = w->queued[--*nqueued];
+
+		if (s->queued && !s->submit_ns)
+			s->submit_ns = t;
+	}
 }
 
 static unsigned bound(int64_t v, unsigned dflt, unsigned depth)
@@ -371,10 +446,6 @@ static void bad_queue(struct sb_worker *w, int q)
 			  "queue() returned SB_Q_QUEUED but the engine has no "
 			  "getevents (a synchronous engine must complete the "
 			  "I/O)");
-	else if (q == SB_Q_BUSY)
-		sb_wbroke(w, &w->eh,
-			  "queue() returned SB_Q_BUSY with no I/O in flight "
-			  "(nothing would ever make room)");
 	else
 		sb_wbroke(w, &w->eh,
 			  "queue() returned %d, which is not SB_Q_COMPLETED, "
@@ -392,16 +463,35 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 
 	s->io.result = 0;
 	s->io.engine_data = 0;
+	s->submit_ns = 0;
+	s->done_in_queue = 0;
 	/* A capped I/O's latency counts from when it was due, so a stalled
 	 * device cannot hide behind the cap. */
 	s->issue_ns = s->intended_ns	     ? s->intended_ns
 		      : w->meas || w->gen_fb ? now_ns()
 					     : 0;
 	w->depth_dist[depth_bucket(w->inflight + 1)]++;
+	w->in_queue = s;
 	sb_hook_enter(w, SB_HOOK_QUEUE);
 	q = ops->queue(&w->eenv, &s->io);
 	sb_hook_leave(w);
-	if (q == SB_Q_COMPLETED) {
+	w->in_queue = NULL;
+	if (s->done_in_queue) {
+		if (q != SB_Q_QUEUED) {
+			return_slot(w, s);
+			sb_wbroke(
+				w, &w->eh,
+				"queue() returned %d for an I/O it had handed "
+				"to complete() (SB_Q_QUEUED is the only "
+				"answer then)",
+				q);
+			return 0;
+		}
+		w->submit_dist[1]++;
+		w->complete_dist[1]++;
+		complete(w, s, s->submit_ns ? s->submit_ns : done_ns(w), 1);
+		return_slot(w, s);
+	} else if (q == SB_Q_COMPLETED) {
 		t = done_ns(w);
 		/* fio counts a synchronous I/O as submitted and reaped alone.
 		 */
@@ -415,7 +505,9 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 		s->queued = 1;
 		w->queued[(*nqueued)++] = s;
 		w->inflight++;
-	} else if (q == SB_Q_BUSY && w->inflight) {
+	} else if (q == SB_Q_BUSY) {
+		/* With nothing in flight, the loop waits before it asks
+		 * again (busy_wait). */
 		*pending = s;
 		return 1;
 	} else {
@@ -423,6 +515,125 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 		bad_queue(w, q);
 	}
 	return 0;
+}
+
+/* Make the wake fd unreadable again, before waiting for what is in flight
+ * past a deadline or a stop it was written for. */
+static void clear_wake(const struct sb_worker *w)
+{
+	uint64_t v;
+
+	if (w->wake_open && read(w->wake_fd, &v, sizeof(v)) < 0)
+		return; /* EAGAIN: it was not written */
+}
+
+/*
+ * SB_Q_BUSY with nothing in flight: the engine cannot take an I/O now (a
+ * session reconnecting, a closed credit window) and no completion will
+ * make room. Wait a backoff that doubles from 1 ms to 64 ms, on the wake
+ * fd so a stop ends it at once. 1 when the worker must stop instead.
+ */
+#define SB_BUSY_WAIT_MAX_MS 64
+
+static int busy_wait(struct sb_worker *w, uint64_t deadline, int *backoff_ms)
+{
+	uint64_t left = wait_left(w, deadline);
+	struct pollfd p = {.fd = w->wake_open ? w->wake_fd : -1,
+			   .events = POLLIN};
+	int ms = *backoff_ms ? *backoff_ms : 1;
+
+	if (!left)
+		return 1;
+	if (left != SB_WAIT_FOREVER && left / 1000000 < (uint64_t)ms)
+		ms = (int)(left / 1000000) + 1;
+	poll(&p, 1, ms);
+	*backoff_ms =
+		ms * 2 > SB_BUSY_WAIT_MAX_MS ? SB_BUSY_WAIT_MAX_MS : ms * 2;
+	return !wait_left(w, deadline);
+}
+
+/* Give up what is still in flight: cancel() each I/O, counted, not
+ * measured. */
+static void cancel_inflight(struct sb_worker *w)
+{
+	const struct sb_engine_ops *ops = w->rj->eops;
+
+	for (unsigned i = 0; i < w->depth && w->inflight; i++) {
+		struct sb_ioslot *s = &w->slots[i];
+		int rc;
+
+		if (!s->queued)
+			continue;
+		sb_hook_enter(w, SB_HOOK_CANCEL);
+		rc = ops->cancel(&w->eenv, &s->io);
+		sb_hook_leave(w);
+		s->queued = 0;
+		w->inflight--;
+		w->cancelled++;
+		return_slot(w, s);
+		if (rc)
+			sb_log(w->rj->ctx, SB_LOG_WARN, w->eh.who,
+			       "job %s: cancel of a %s at offset %llu: %s",
+			       w->rj->def->name, ddir_names[s->io.ddir],
+			       (unsigned long long)s->io.offset,
+			       sb_handle_errmsg(&w->eh, rc));
+	}
+}
+
+/*
+ * How long the I/Os in flight when the loop ends may take to come back
+ * before an engine with cancel() has them cancelled: well inside the stop
+ * grace, so waiting for them never gets the worker abandoned. After a
+ * stop or an error they are cancelled at once.
+ */
+#define SB_DRAIN_NS 1000000000ULL
+
+static uint64_t drain_ns(const struct sb_worker *w)
+{
+	/* 0: the default grace, 5 s. */
+	uint64_t grace = w->rj->stop_grace_ns;
+
+	return grace && grace / 2 < SB_DRAIN_NS ? grace / 2 : SB_DRAIN_NS;
+}
+
+/* After the loop: collect what is in flight, so the engine is not left
+ * holding buffers about to be freed; cancel what does not come back in
+ * time, when the engine can. */
+static void drain(struct sb_worker *w)
+{
+	int can_cancel = w->rj->eops->cancel != NULL, idle = 0;
+	uint64_t until, now = now_ns(), t;
+
+	if (!w->inflight)
+		return;
+	until = w->error || sb_stopping(w->rj->ctx) ? now : now + drain_ns(w);
+	while (w->inflight) {
+		unsigned before = w->inflight;
+		uint64_t timeout = SB_WAIT_FOREVER;
+
+		if (can_cancel) {
+			if (sb_stopping(w->rj->ctx))
+				until = now;
+			timeout = until > now ? until - now : 0;
+		}
+		/* The wake fd was written for the stop or deadline that
+		 * ended the loop; this wait is bounded otherwise. */
+		clear_wake(w);
+		if (reap(w, 1, w->inflight, timeout, &t) < 0 && !can_cancel &&
+		    w->inflight == before)
+			break;
+		now = now_ns();
+		if (can_cancel && now >= until)
+			break;
+		/* An engine without cancel that gives nothing back even
+		 * though the wait had no bound is not asked forever (a stale
+		 * wake-up returns early at most twice). */
+		idle = w->inflight == before ? idle + 1 : 0;
+		if (!can_cancel && idle > 2)
+			break;
+	}
+	if (can_cancel)
+		cancel_inflight(w);
 }
 
 int sb_io_loop(struct sb_worker *w)
@@ -442,12 +653,15 @@ int sb_io_loop(struct sb_worker *w)
 		bound(o->iodepth_batch_complete_max, cmin ? cmin : 1, depth);
 	unsigned low = bound(o->iodepth_low, depth, depth);
 	uint64_t deadline = UINT64_MAX, t;
-	int end = 0, draining = 0, wait = 0;
+	int end = 0, draining = 0, wait = 0, backoff_ms = 0;
 
 	if (w->phase == SB_PH_MAIN && o->runtime_ns)
 		deadline = w->ramp_end_ns + o->runtime_ns;
-	/* The main thread's watch reads it too. */
+	/* The main thread's watch and host->deadline_ns() read it too. */
 	__atomic_store_n(&w->deadline_ns, deadline, __ATOMIC_RELAXED);
+	/* A wake-up for an earlier phase's deadline is spent. */
+	if (!sb_stopping(w->rj->ctx))
+		clear_wake(w);
 	if (w->phase != SB_PH_MAIN)
 		batch = cmin = 1, low = depth;
 	while (!w->error) {
@@ -483,21 +697,20 @@ int sb_io_loop(struct sb_worker *w)
 		if (!w->inflight) {
 			if (end)
 				break;
+			if (pending && busy_wait(w, deadline, &backoff_ms))
+				end = 1;
 			continue;
 		}
-		if (reap(w, wait || end ? 1 : cmin, cmax, &t) == 0 &&
+		if (!pending)
+			backoff_ms = 0;
+		/* Past the deadline or at a stop, what is in flight is the
+		 * drain's. */
+		if (reap(w, wait || end ? 1 : cmin, cmax,
+			 wait_left(w, deadline), &t) == 0 &&
 		    (t >= deadline || sb_stopping(w->rj->ctx)))
-			end = 1;
+			break;
 	}
-	/* After an error, still collect what is in flight: the engine must not
-	 * be left holding buffers we are about to free. */
-	while (w->inflight) {
-		unsigned before = w->inflight;
-
-		reap(w, 1, w->inflight, &t);
-		if (w->inflight == before)
-			break; /* the engine gives nothing back: stop asking */
-	}
+	drain(w);
 	if (pending)
 		return_slot(w, pending);
 	return w->error;

@@ -121,6 +121,8 @@ struct sb_runjob {
 	unsigned nabandoned;
 	struct sb_worker *stuck_workers;
 	uint64_t stop_grace_ns; /* --stop-grace; 0: the default */
+	void *job_state;	/* ops.job_state_size bytes, or NULL */
+	uint64_t cancelled;	/* the clones' cancelled I/Os */
 	struct sb_handle mh;	/* engine hooks run on the main thread */
 	struct sb_env menv;
 	int set_up;
@@ -178,6 +180,7 @@ struct sb_ioslot {
 	uint64_t vindex;      /* verify: a write's index in the stream */
 	int verify;	      /* a read whose data is checked */
 	int queued;	      /* the engine holds it (SB_Q_QUEUED, no event) */
+	int done_in_queue;    /* host->complete() came inside its queue() */
 	/* A generator's I/O whose completion goes back to its complete():
 	 * the spec as it was yielded. */
 	int gen_fb;
@@ -235,6 +238,7 @@ enum sb_hook {
 	SB_HOOK_CLOSE,
 	SB_HOOK_UNLINK,
 	SB_HOOK_CLEANUP,
+	SB_HOOK_CANCEL,
 	SB_HOOK_GEN_INIT, /* the generator's, from here on */
 	SB_HOOK_GEN_NEXT,
 	SB_HOOK_GEN_CLEANUP,
@@ -293,6 +297,8 @@ struct sb_worker_watch {
 	uint64_t abandoned_ns;	     /* given up on at; 0: not */
 	double stuck_s;		     /* in that call, past the stop */
 	int abandon_why;	     /* enum sb_abandon_why */
+	uint64_t woke_for;	     /* the deadline wake_fd was written for */
+	int woke_stop;		     /* wake_fd written for the stop */
 };
 
 struct sb_worker {
@@ -369,6 +375,16 @@ struct sb_worker {
 	uint64_t ncalls;
 	int finished; /* set (release) as the thread leaves */
 	struct sb_worker_watch watch;
+
+	/* The eventfd engines poll beside their sockets (env->wake_fd):
+	 * made and closed by the main thread, written by its watch, cleared
+	 * by the worker before it waits on in-flight I/Os again. */
+	int wake_fd, wake_open;
+	/* I/Os handed back by host->complete(), and the one in queue() now
+	 * (such a completion may come before queue() returns). */
+	uint64_t ncallback;
+	struct sb_ioslot *in_queue;
+	uint64_t cancelled; /* I/Os given up by cancel() at the end */
 };
 
 enum sb_abandon_why {
@@ -411,5 +427,16 @@ int64_t sb_unix_ms(void);
 /* Worker life, on its own thread (or the main thread for layout). */
 int sb_worker_run(struct sb_worker *w);
 void sb_worker_free(struct sb_worker *w);
+/* Main thread, before the worker starts: its wake-up eventfd. 0 or a
+ * negative errno. */
+int sb_worker_wake_open(struct sb_worker *w);
+/* Make the worker's wake_fd readable (any thread). */
+void sb_worker_wake(const struct sb_worker *w);
+/* The target is no local path (SB_ENGINE_REMOTE): the host neither
+ * stats, guards, lays out nor watches the disk of what the job names. */
+static inline int sb_engine_remote(const struct sb_runjob *rj)
+{
+	return (rj->eops->flags & SB_ENGINE_REMOTE) != 0;
+}
 
 #endif

@@ -6,22 +6,29 @@
 #include <string.h>
 #include <time.h>
 
+#include "../config/config.h"
 #include "../loader/loader.h"
 #include "../options/catalogue.h"
 #include "../options/options.h"
 #include "../util/suggest.h"
 #include "fio/fio_gen.h"
 
-/* Host-allocated, zeroed option struct with the table's defaults. */
+/* Host-allocated, zeroed option struct with the table's defaults, then
+ * the config file's [NAME] section's, which the job's own lines override. */
 static int plugin_opts(struct sb_ctx *ctx, const struct sb_plugin *p,
 		       void **out)
 {
 	const struct sb_plugin_descriptor *d = p->desc;
+	int rc;
 
 	*out = calloc(1, d->options_size ? d->options_size : 1);
 	if (!*out)
 		return sb_err(ctx, -ENOMEM, "out of memory");
-	return sb_opt_defaults(ctx, d->options, *out);
+	rc = sb_opt_defaults(ctx, d->options, *out);
+	if (!rc)
+		rc = sb_config_apply(ctx, ctx->config, d->name, d->options,
+				     *out);
+	return rc;
 }
 
 static int load_plugins(struct sb_ctx *ctx, struct sb_loader *loader,
@@ -719,4 +726,6 @@ void sb_runjob_free(struct sb_runjob *rj)
 	free(rj->workers);
 	free(rj->samp);
 	free(rj->dir);
+	if (!rj->nabandoned)
+		free(rj->job_state);
 }

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "../loader/loader.h"
 #include "../util/msg.h"
@@ -163,6 +165,8 @@ static int start_generator(struct sb_worker *w)
 		return w->error;
 	sb_env_init(&w->genv, &w->gh, rj->gen_opts, w->gstate, &rj->job,
 		    w->idx);
+	w->genv.wake_fd = w->eenv.wake_fd;
+	w->gh.deadline_ns = &w->deadline_ns;
 	sb_hook_enter(w, SB_HOOK_GEN_INIT);
 	rc = rj->gops->init ? rj->gops->init(&w->genv, &w->gwk) : 0;
 	sb_hook_leave(w);
@@ -297,6 +301,24 @@ static void unlink_files(struct sb_worker *w)
 	}
 }
 
+int sb_worker_wake_open(struct sb_worker *w)
+{
+	w->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->wake_fd < 0)
+		return -errno;
+	w->wake_open = 1;
+	return 0;
+}
+
+void sb_worker_wake(const struct sb_worker *w)
+{
+	uint64_t one = 1;
+
+	/* A full counter is still readable: a failed write loses nothing. */
+	if (w->wake_open && write(w->wake_fd, &one, sizeof(one)) < 0)
+		return;
+}
+
 int sb_worker_run(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
@@ -309,6 +331,11 @@ int sb_worker_run(struct sb_worker *w)
 		return sb_wfail(w, -ENOMEM, "out of memory");
 	sb_env_init(&w->eenv, &w->eh, rj->engine_opts, w->estate, &rj->job,
 		    w->idx);
+	w->eenv.job_state = rj->job_state;
+	w->eenv.wake_fd = w->wake_open ? w->wake_fd : -1;
+	w->eh.deadline_ns = &w->deadline_ns;
+	w->eh.complete = sb_io_callback;
+	w->eh.owner = w;
 	if (w->layout)
 		w->eenv.flags |= SB_ENV_LAYOUT;
 	if (!w->layout && rj->cfg.cpus) {
@@ -358,6 +385,9 @@ int sb_worker_run(struct sb_worker *w)
 
 void sb_worker_free(struct sb_worker *w)
 {
+	if (w->wake_open)
+		close(w->wake_fd);
+	w->wake_open = 0;
 	sb_handle_release(&w->eh);
 	sb_handle_release(&w->gh);
 	sb_wfiles_free(w);

@@ -128,5 +128,8 @@ int sb_rate_ddir(void *arg, int drawn);
 int sb_has_min_rate(const struct sb_job_opts *o);
 /* ioloop.c: run the phase's I/O. */
 int sb_io_loop(struct sb_worker *w);
+/* ioloop.c: host->complete() of the worker's engine handle (owner: the
+ * worker). */
+void sb_io_callback(void *owner, struct sb_io *io);
 
 #endif

@@ -100,11 +100,17 @@ static inline struct sb_io *sb_ae_event(const struct sb_ae_batch *b,
 	return index < b->ndone ? b->done[index] : NULL;
 }
 
-/* A deadline timeout_ns from now for host->now_ns(), 0 for none. */
+/* A deadline timeout_ns from now for host->now_ns(), 0 for none
+ * (SB_WAIT_FOREVER). timeout_ns 0 is a deadline too: now. */
 static inline uint64_t sb_ae_deadline(const struct sb_env *env,
 				      uint64_t timeout_ns)
 {
-	return timeout_ns ? env->host->now_ns() + timeout_ns : 0;
+	uint64_t now = env->host->now_ns();
+
+	if (timeout_ns == SB_WAIT_FOREVER)
+		return 0;
+	return timeout_ns < UINT64_MAX - now ? now + timeout_ns
+					     : UINT64_MAX - 1;
 }
 
 /* What is left until deadline, in nanoseconds (0 once it has passed). */

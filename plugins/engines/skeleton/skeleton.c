@@ -234,6 +234,15 @@ static int skeleton_report(struct sb_env *env)
  * engine completes every I/O in queue; an SB_ENGINE_ASYNC engine must have
  * both) and unlink_file (ABI 1.1, for unlink=1: there is no file to
  * remove). queue is the only hook every engine must have.
+ *
+ * ABI 2.0 adds two an engine on a network library wants: job_state_size,
+ * bytes of state for the whole job (setup's mount or login, read by every
+ * worker), and cancel, which gives up an I/O still in flight when the
+ * worker stops (a silent server), so the job ends in bounded time. Such an
+ * engine also claims SB_ENGINE_REMOTE (its target is no local path) and
+ * waits in getevents on env->wake_fd beside its socket; README.md shows
+ * that wait, tests/plugins/cb_socket.c does it. Every I/O here ends in
+ * queue(), so nothing is ever in flight to cancel.
  */
 static const struct sb_engine_ops skeleton_ops = {
 	.size = sizeof(struct sb_engine_ops),
