@@ -22,4 +22,9 @@ int sb_wbroke(struct sb_worker *w, const struct sb_handle *h, const char *fmt,
 /* "engine", "generator": the kind of the worker's handle h. */
 const char *sb_wkind(const struct sb_worker *w, const struct sb_handle *h);
 
+/* A generator plugin's next spec, checked against generator.h: 0,
+ * SB_GEN_END, SB_STREAM_WAIT, or the worker's error. */
+struct sb_io_spec;
+int sb_gen_next(struct sb_worker *w, struct sb_io_spec *spec);
+
 #endif

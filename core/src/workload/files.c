@@ -89,8 +89,7 @@ int sb_wfiles_build(struct sb_worker *w)
 	int rc;
 
 	w->files = calloc(n, sizeof(*w->files));
-	w->svc.active = calloc(n, sizeof(*w->svc.active));
-	if (!w->files || !w->svc.active)
+	if (!w->files || sb_fio_init(&w->fio, w, n))
 		return sb_wfail(w, -ENOMEM, "out of memory for %u files", n);
 	w->nfiles = n;
 	w->svc.maxopen = o->openfiles > 0 && (unsigned)o->openfiles < n
@@ -132,12 +131,10 @@ void sb_wfiles_free(struct sb_worker *w)
 	for (unsigned i = 0; w->files && i < w->nfiles; i++) {
 		free(w->files[i].path);
 		free(w->files[i].last_write);
-		sb_pattern_free(&w->files[i].pat);
 	}
+	sb_fio_free(&w->fio, w->nfiles);
 	free(w->files);
-	free(w->svc.active);
 	w->files = NULL;
-	w->svc.active = NULL;
 }
 
 /* A size= style value: bytes, a percentage of whole, or whole itself. */

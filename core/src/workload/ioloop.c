@@ -120,15 +120,15 @@ static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
 {
 	char why[512], msg[SB_ERRMSG_MAX];
 
-	w->verified++;
+	w->vck.verified++;
 	if (!sb_verify_check(&w->rj->cfg.vcfg, s->io.buf, s->io.length,
 			     s->io.offset, s->vseed, why, sizeof(why)))
 		return 0;
 	sb_msg_format(msg, sizeof(msg), "verify failed on %s: %s",
 		      s->io.file->path, why);
 	w->dir[SB_DDIR_READ].errors++;
-	if (!w->verify_bad++)
-		sb_msg_format(w->vfirst, sizeof(w->vfirst), "%s", msg);
+	if (!w->vck.bad++)
+		sb_msg_format(w->vck.first, sizeof(w->vck.first), "%s", msg);
 	return policy(w, 2, EILSEQ, msg);
 }
 

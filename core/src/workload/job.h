@@ -27,7 +27,7 @@
 #include "../report/fiolog.h"
 #include "../machine/cpus.h"
 #include "../machine/counters.h"
-#include "fio/pattern.h"
+#include "fio/fio_gen.h"
 
 struct sb_plugin;
 struct sb_loader;
@@ -198,20 +198,12 @@ struct sb_wfile {
 	 * which offset=N% is a share of, as in fio; set at the first open. */
 	uint64_t found_size;
 	int found;
-	struct sb_pattern pat;
 	int open;	 /* open_file succeeded; close owed */
-	int state;	 /* enum sb_wfile_state */
 	uint64_t writes; /* since the last sync of the file */
 	/* verify: per block of the region, 1 + the index of its latest
 	 * write, so a replayed write later overwritten is not checked. */
 	uint64_t *last_write;
 	uint64_t lw_base, lw_step, lw_n;
-};
-
-enum sb_wfile_state {
-	SB_WF_IDLE = 0, /* not planned in this phase */
-	SB_WF_ACTIVE,	/* planned, in the active set */
-	SB_WF_DONE,	/* its pattern ended in this phase */
 };
 
 /* What a worker times (disable_lat, disable_clat, disable_slat). */
@@ -258,20 +250,45 @@ enum sb_hook {
 /* sb_worker.hook: the call's number above these bits, the hook in them. */
 #define SB_HOOK_BITS 8
 
-/* file_service_type's state in a worker: which files are open and which
- * one serves next. Written only by workload/files.c (opening and closing)
- * and the fio workload's fio/service.c (the picks). */
+/* How many of a worker's files are open, within openfiles=. Written only
+ * by workload/files.c (opening and closing). */
 struct sb_file_service {
 	unsigned maxopen, nopen;
-	unsigned *active, nactive;
-	unsigned cur;		 /* index into active */
-	uint64_t cur_left;	 /* I/Os left before the next pick */
-	int svc_started;	 /* a pick was made in this phase */
-	uint64_t svc_rng;	 /* random file picks */
-	struct sb_pattern fpick; /* zipf/pareto/normal file picks */
-	unsigned next_fresh;	 /* next file not yet planned in this phase */
-	int budgeted;		 /* the phase ends on budget (skewed service) */
-	uint64_t budget;	 /* bytes the phase has left */
+};
+
+/* The syncs a worker's stream weaves in, written only by
+ * workload/stream.c. */
+struct sb_worker_syncs {
+	int due; /* a sync of file before the next I/O */
+	unsigned file;
+	int held; /* held_spec waits behind that sync (or a drain) */
+	struct sb_io_spec held_spec;
+	unsigned end_next; /* end_fsync: next file to sync */
+};
+
+/* verify's part of a worker's stream, written only by workload/stream.c:
+ * the writes issued in the main phase (their index), the specs the stream
+ * gave, those the read-back has left, and verify_backlog's ring. */
+struct sb_worker_vstream {
+	uint64_t nwrites, nspecs, replay_left;
+	struct sb_vrec *backlog;
+	unsigned nbacklog, backlog_next;
+	int backlog_due, backlog_started;
+};
+
+/* What verify's reads found, written only by workload/ioloop.c. */
+struct sb_worker_vcheck {
+	uint64_t verified, bad;
+	char first[SB_ERRMSG_MAX]; /* the first bad block, as said */
+};
+
+/* A worker's pace, written only by workload/pace.c: when each capped
+ * direction's next I/O is due (ns), the state of poisson arrivals, and
+ * thinktime's I/Os since the last pause. */
+struct sb_worker_pace {
+	double due_ns[SB_DDIR_COUNT];
+	uint64_t rng;
+	uint64_t since_think;
 };
 
 /* The main thread's watch over one worker: written by safety/watch.c
@@ -301,10 +318,12 @@ struct sb_worker {
 	struct sb_gen_file *gfiles;
 	int gen_fb;
 
-	/* Files and the service of file_service_type. */
+	/* Files, and the fio workload's walk over them (its patterns and
+	 * file_service_type's picks, workload/fio/'s). */
 	struct sb_wfile *files;
 	unsigned nfiles;
 	struct sb_file_service svc;
+	struct sb_fio_state fio;
 
 	unsigned depth, inflight;
 	struct sb_ioslot *slots;
@@ -317,29 +336,15 @@ struct sb_worker {
 	uint64_t ramp_end_ns;	   /* completions before it are not counted */
 	uint64_t ios_left;	   /* number_ios budget */
 	uint64_t deadline_ns;	   /* the phase ends here (runtime=) */
-	int sync_due;		   /* a sync of sync_file before the next I/O */
-	int held;		   /* held_spec waits behind that sync */
-	struct sb_io_spec held_spec;
-	unsigned sync_file;
-	unsigned end_sync_next; /* end_fsync: next file to sync */
-	int full;		/* fill_device: ENOSPC seen */
-	FILE *iolog;		/* write_iolog, or NULL */
-	/* Rate caps: when each direction's next I/O is due (ns), and the
-	 * state of poisson arrivals. thinktime: I/Os since the last pause. */
-	double due_ns[SB_DDIR_COUNT];
-	uint64_t pace_rng;
-	uint64_t since_think;
+	struct sb_worker_syncs syncs;
+	int full;    /* fill_device: ENOSPC seen */
+	FILE *iolog; /* write_iolog, or NULL */
+	struct sb_worker_pace pace;
 	/* rate_min/rate_iops_min: what the current rate_cycle has done. */
 	uint64_t cycle_start_ns;
 	uint64_t cycle_bytes[SB_DDIR_COUNT], cycle_ios[SB_DDIR_COUNT];
-	/* verify: writes issued in the main phase (their index), specs the
-	 * stream gave, and verify_backlog's ring. */
-	uint64_t nwrites, nspecs, replay_left;
-	struct sb_vrec *backlog;
-	unsigned nbacklog, backlog_next;
-	int backlog_due, backlog_started;
-	uint64_t verified, verify_bad;
-	char vfirst[SB_ERRMSG_MAX]; /* the first bad block, as said */
+	struct sb_worker_vstream vs;
+	struct sb_worker_vcheck vck;
 	uint64_t err_logged;
 	int first_err; /* the first error the job went on after, -errno */
 	/* Total latency of the measured I/Os, for the interval thread's

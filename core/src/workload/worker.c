@@ -101,14 +101,7 @@ static int alloc_slots(struct sb_worker *w)
 			need_data ? (char *)w->bufs + i * bs : NULL;
 		w->free_slots[w->nfree++] = &w->slots[i];
 	}
-	if (!w->layout && rj->opts.verify_backlog > 0 && rj->cfg.vcfg.kind) {
-		w->backlog = calloc((size_t)rj->opts.verify_backlog,
-				    sizeof(*w->backlog));
-		if (!w->backlog)
-			return sb_wfail(w, -ENOMEM,
-					"out of memory for verify_backlog");
-	}
-	return 0;
+	return sb_stream_verify_init(w);
 }
 
 /* What a generator plugin learns of its worker before the first next():
@@ -160,8 +153,8 @@ static int start_generator(struct sb_worker *w)
 	if (w->layout)
 		return 0;
 	if (!rj->gen) {
-		/* The fio workload's state is the worker (fio/fio_gen.h). */
-		w->genv.state = w;
+		/* The fio workload's instance (fio/fio_gen.h). */
+		w->genv.state = &w->fio;
 		return 0;
 	}
 	sb_handle_init(&w->gh, rj->ctx, rj->gen->desc->name);
@@ -193,7 +186,7 @@ static int run_phase(struct sb_worker *w, int phase)
 	w->ios_left = phase == SB_PH_MAIN && o->number_ios > 0
 			      ? (uint64_t)o->number_ios
 			      : UINT64_MAX;
-	sb_wfiles_phase(w);
+	sb_fio_phase(&w->fio);
 	return sb_io_loop(w);
 }
 
@@ -269,20 +262,19 @@ static void run_job(struct sb_worker *w)
 	else if (!w->error)
 		run_phase(w, SB_PH_MAIN);
 	if (rj->cfg.read_back && !w->error && !sb_stopping(rj->ctx) &&
-	    w->nwrites && (o->verify_only || !w->backlog)) {
+	    w->vs.nwrites && (o->verify_only || !w->vs.backlog)) {
 		/* Replay the main phase's specs; the latest write of each
 		 * block is checked. */
-		w->replay_left = w->nspecs;
-		w->nwrites = 0;
+		sb_stream_replay_start(w);
 		run_phase(w, SB_PH_VERIFY);
 	}
 	/* Bad blocks the job went on past still fail it, once, in sum. */
-	if (w->verify_bad && !w->error)
+	if (w->vck.bad && !w->error)
 		sb_wfail(w, -EILSEQ,
 			 "%llu of %llu blocks read back failed verification; "
 			 "the first: %s",
-			 (unsigned long long)w->verify_bad,
-			 (unsigned long long)w->verified, w->vfirst);
+			 (unsigned long long)w->vck.bad,
+			 (unsigned long long)w->vck.verified, w->vck.first);
 	w->end_ns = now_ns();
 	/* The measured run begins when the ramp ends. */
 	if (w->ramp_end_ns > w->start_ns)
@@ -408,11 +400,10 @@ void sb_worker_free(struct sb_worker *w)
 	free(w->free_slots);
 	free(w->queued);
 	free(w->bufs);
-	free(w->backlog);
+	sb_stream_free(w);
 	/* Freed again with the job, which keeps only the measurements. */
 	w->estate = w->gstate = w->bufs = NULL;
 	w->gfiles = NULL;
 	w->slots = NULL;
 	w->free_slots = w->queued = NULL;
-	w->backlog = NULL;
 }

@@ -1,9 +1,11 @@
 /*
  * The pieces of a worker, one file each: its files (files.c), the stream
  * of I/O specs it issues (stream.c) from its generator (the fio workload,
- * fio/, or a plugin), the loop that issues them and measures completions
- * (ioloop.c), and its life (worker.c). All run on the worker's own
- * thread.
+ * fio/, or a plugin, whose specs contract.c checks), their pace (pace.c)
+ * and write_iolog's record (iolog.c), the loop that issues them and
+ * measures completions (ioloop.c), and its life (worker.c). All run on
+ * the worker's own thread. Each part of struct sb_worker (job.h) names
+ * the one file that writes it.
  */
 #ifndef SB_WORKER_H
 #define SB_WORKER_H
@@ -39,21 +41,10 @@ static inline void sb_hook_leave(struct sb_worker *w)
 unsigned sb_wfiles_count(const struct sb_runjob *rj);
 int sb_wfile_name(const struct sb_runjob *rj, unsigned idx, unsigned i,
 		  char *buf, size_t len, char *err, size_t errlen);
-/* files.c: name the worker's files and size their shares. The file
- * service below is fio/service.c's, the fio workload's own. */
+/* files.c: name the worker's files and size their shares, with the fio
+ * workload's state over them (fio/fio_gen.h). */
 int sb_wfiles_build(struct sb_worker *w);
 void sb_wfiles_free(struct sb_worker *w);
-/* zipf/pareto/normal file service: a file is picked as often as the
- * distribution says, not until its share is done, so its pattern wraps and
- * the job ends on the sum of the shares (budget), as fio ends it. */
-int sb_wfiles_skewed(const struct sb_worker *w);
-/* A file planned for a skewed phase: its bytes join the phase's budget. */
-void sb_wfiles_add_budget(struct sb_worker *w, uint64_t bytes);
-/* Start a phase: every file idle, the service reset. */
-void sb_wfiles_phase(struct sb_worker *w);
-/* The next spec of the phase from the files' patterns, in the order
- * file_service_type gives; *fi is the file. 0, SB_GEN_END, or an error. */
-int sb_wfiles_next(struct sb_worker *w, struct sb_io_spec *spec);
 /* Open file i if it is not open; 0 or the worker's error. Closing logs
  * the close in write_iolog and tells the engine. */
 int sb_wfile_open(struct sb_worker *w, unsigned i);
@@ -62,8 +53,6 @@ void sb_wfile_close(struct sb_worker *w, struct sb_wfile *f);
 uint64_t sb_wfile_base(const struct sb_worker *w, const struct sb_wfile *f);
 uint64_t sb_wfile_span(const struct sb_worker *w, const struct sb_wfile *f);
 
-/* fio/plan.c: give open file i its pattern for the worker's phase. */
-int sb_wfile_plan(struct sb_worker *w, unsigned i);
 void sb_wfiles_close_all(struct sb_worker *w);
 
 /* stream.c: the specs the loop issues, with syncs, verify reads and the
@@ -74,22 +63,65 @@ int sb_stream_next(struct sb_worker *w, struct sb_ioslot *s);
 /* verify_only: walk the job's stream without I/O, to learn which write
  * of each block is the latest and how long the stream is. */
 int sb_stream_dry(struct sb_worker *w);
+/* verify_backlog's ring (with verify= and verify_backlog=); 0 or the
+ * worker's error. */
+int sb_stream_verify_init(struct sb_worker *w);
+/* Before the read-back: replay the main phase's specs from the start. */
+void sb_stream_replay_start(struct sb_worker *w);
+void sb_stream_free(struct sb_worker *w);
 /* A write of the main phase failed: verify must not check it. */
 void sb_stream_write_failed(struct sb_worker *w, const struct sb_ioslot *s);
 /* A write's data, just before it is queued. */
 void sb_stream_fill(struct sb_worker *w, struct sb_ioslot *s);
+
+/* iolog.c: write_iolog. */
 int sb_iolog_open(struct sb_worker *w);
 /* write_iolog's file for clone idx: the name itself for clone 0, NAME.idx
  * for the others. */
 void sb_iolog_path(const struct sb_runjob *rj, unsigned idx, char *buf,
 		   size_t len);
+/* An I/O as issued; only with w->iolog open. */
+void sb_iolog_io(struct sb_worker *w, const struct sb_io *io);
 void sb_iolog_close(struct sb_worker *w);
+
+/* pace.c: sleep ns (through signals). */
 void sb_sleep_ns(uint64_t ns);
+/* Wait until the host clock reaches t (never past the phase's deadline),
+ * or a stop request. */
+void sb_wait_until(struct sb_worker *w, uint64_t t);
+
+static inline int sb_rate_capped(const struct sb_job_opts *o, int d)
+{
+	return o->rate_iops[d] > 0 || o->rate[d] > 0;
+}
+
+/* rate/rate_iops of a capped direction: when io is due, waited for. */
+uint64_t sb_pace_wait(struct sb_worker *w, const struct sb_io *io);
+/* The time io is due, waited for; 0 when its direction has no cap. The
+ * checks are inline so an uncapped job's I/O path makes no call. */
+static inline uint64_t sb_pace(struct sb_worker *w, const struct sb_io *io)
+{
+	int d = (int)io->ddir;
+
+	if (w->phase != SB_PH_MAIN || d >= SB_DDIR_COUNT ||
+	    !sb_rate_capped(&w->rj->opts, d))
+		return 0;
+	return sb_pace_wait(w, io);
+}
+
+/* thinktime=, after every thinktime_blocks I/Os. */
+void sb_think_wait(struct sb_worker *w);
+static inline void sb_think_time(struct sb_worker *w)
+{
+	if (w->rj->opts.thinktime_ns && w->phase == SB_PH_MAIN)
+		sb_think_wait(w);
+}
 
 /* worker.c: the job's write_*_log options for fiolog.c. */
 void sb_worker_log_cfg(const struct sb_runjob *rj, struct sb_fiolog_cfg *cfg);
 
-/* fio's rate_ddir, a pattern's adjust_ddir hook (arg: the worker). */
+/* pace.c: fio's rate_ddir, a pattern's adjust_ddir hook (arg: the
+ * worker). */
 int sb_rate_ddir(void *arg, int drawn);
 
 /* ioloop.c: whether the job has a rate floor (rate_min, rate_iops_min). */

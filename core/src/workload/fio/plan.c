@@ -3,6 +3,8 @@
  * pre_read's one sequential read, or the job's own pattern (which the
  * verify phase replays from the same seeds).
  */
+#include "fio_gen.h"
+
 #include "../worker.h"
 
 #include <errno.h>
@@ -22,14 +24,15 @@ static uint64_t fill_span(const struct sb_wfile *f)
 	return SB_FILL_SPAN;
 }
 
-static int plan_job(struct sb_worker *w, struct sb_wfile *f, unsigned i,
+static int plan_job(struct sb_fio_state *s, struct sb_wfile *f, unsigned i,
 		    uint64_t base, uint64_t span)
 {
+	struct sb_worker *w = s->w;
 	const struct sb_job_opts *o = &w->rj->opts;
 	uint64_t seed = (uint64_t)o->randseed * 0x9e37ULL + w->idx +
 			((uint64_t)i << 40);
 	uint64_t limit = f->io_share;
-	struct sb_pattern *p = &f->pat;
+	struct sb_pattern *p = &s->files[i].pat;
 
 	if (!limit)
 		limit = o->io_size.pct > 0 ? (uint64_t)((double)span *
@@ -40,10 +43,10 @@ static int plan_job(struct sb_worker *w, struct sb_wfile *f, unsigned i,
 		limit -= limit % sb_job_min_bs(o);
 	sb_pattern_init(p, seed, base, span, limit, o->bs, sb_rw_read_pct(o),
 			sb_rw_is_random(&o->rw),
-			o->time_based || sb_wfiles_skewed(w));
+			o->time_based || sb_fio_skewed(s));
 	sb_pattern_limits(p, (uint64_t)o->loops, 0);
-	sb_wfiles_add_budget(w,
-			     limit * (uint64_t)(o->loops > 1 ? o->loops : 1));
+	if (s->budgeted)
+		s->budget += limit * (uint64_t)(o->loops > 1 ? o->loops : 1);
 	sb_pattern_sizes(p, &o->bssplit, o->bsrange);
 	sb_pattern_dist(p, &o->random_distribution);
 	sb_pattern_pct_random(p, o->percentage_random);
@@ -96,8 +99,10 @@ static int plan_last_write(struct sb_worker *w, struct sb_wfile *f,
 	return 0;
 }
 
-int sb_wfile_plan(struct sb_worker *w, unsigned i)
+int sb_fio_plan(struct sb_fio_state *s, unsigned i)
 {
+	struct sb_worker *w = s->w;
+	struct sb_pattern *p = &s->files[i].pat;
 	const struct sb_job_opts *o = &w->rj->opts;
 	struct sb_wfile *f = &w->files[i];
 	uint64_t base = sb_wfile_base(w, f), span = sb_wfile_span(w, f);
@@ -115,8 +120,8 @@ int sb_wfile_plan(struct sb_worker *w, unsigned i)
 	if (w->phase != SB_PH_LAYOUT && span < maxbs && w->nfiles > 1) {
 		for (int d = 0; d < SB_DDIR_COUNT; d++)
 			bs[d] = maxbs;
-		sb_pattern_free(&f->pat);
-		sb_pattern_init(&f->pat, 0, base, 0, 0, bs, 0, 0, 0);
+		sb_pattern_free(p);
+		sb_pattern_init(p, 0, base, 0, 0, bs, 0, 0, 0);
 		return 0;
 	}
 	if (w->phase != SB_PH_LAYOUT && span < maxbs)
@@ -127,7 +132,7 @@ int sb_wfile_plan(struct sb_worker *w, unsigned i)
 				(unsigned long long)maxbs);
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		bs[d] = maxbs;
-	sb_pattern_free(&f->pat);
+	sb_pattern_free(p);
 	switch (w->phase) {
 	case SB_PH_LAYOUT: {
 		/* Append only: an existing file's bytes are never
@@ -141,18 +146,18 @@ int sb_wfile_plan(struct sb_worker *w, unsigned i)
 		if (from > end ||
 		    (stat(f->path, &st) == 0 && !S_ISREG(st.st_mode)))
 			from = end;
-		sb_pattern_init(&f->pat, 0, from, end - from, end - from, bs, 0,
-				0, 0);
+		sb_pattern_init(p, 0, from, end - from, end - from, bs, 0, 0,
+				0);
 		return 0;
 	}
 	case SB_PH_PREREAD:
-		sb_pattern_init(&f->pat, 0, base, span, span, bs, 100, 0, 0);
+		sb_pattern_init(p, 0, base, span, span, bs, 100, 0, 0);
 		return 0;
 	case SB_PH_MAIN:
 		if (w->rj->cfg.vcfg.kind && plan_last_write(w, f, base, span))
 			return w->error;
 		/* fall through */
 	default:
-		return plan_job(w, f, i, base, span);
+		return plan_job(s, f, i, base, span);
 	}
 }

@@ -3,8 +3,12 @@
  * next I/O of the fio workload goes to, bringing files into the phase
  * within openfiles= as others finish.
  */
+#include "fio_gen.h"
+
 #include "../worker.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../util/rand.h"
@@ -12,88 +16,108 @@
 /* fio's file service draws skewed picks over nrfiles << this many ranks. */
 #define SB_FSERVICE_SHIFT 10
 
-void sb_wfiles_phase(struct sb_worker *w)
+int sb_fio_init(struct sb_fio_state *s, struct sb_worker *w, unsigned nfiles)
 {
+	s->w = w;
+	s->files = calloc(nfiles, sizeof(*s->files));
+	s->active = calloc(nfiles, sizeof(*s->active));
+	return s->files && s->active ? 0 : -ENOMEM;
+}
+
+void sb_fio_free(struct sb_fio_state *s, unsigned nfiles)
+{
+	for (unsigned i = 0; s->files && i < nfiles; i++)
+		sb_pattern_free(&s->files[i].pat);
+	free(s->files);
+	free(s->active);
+	s->files = NULL;
+	s->active = NULL;
+}
+
+void sb_fio_phase(struct sb_fio_state *s)
+{
+	struct sb_worker *w = s->w;
 	const struct sb_job_cfg *c = &w->rj->cfg;
 
 	/* Within openfiles=, a phase opens its files afresh in order. */
 	if (w->svc.maxopen < w->nfiles)
 		sb_wfiles_close_all(w);
 	for (unsigned i = 0; i < w->nfiles; i++)
-		w->files[i].state = SB_WF_IDLE;
-	w->svc.nactive = 0;
-	w->svc.cur = 0;
-	w->svc.cur_left = 0;
-	w->svc.svc_started = 0;
-	w->svc.next_fresh = 0;
-	w->svc.budget = 0;
-	w->svc.budgeted = sb_wfiles_skewed(w) && !w->rj->opts.time_based;
+		s->files[i].state = SB_WF_IDLE;
+	s->nactive = 0;
+	s->cur = 0;
+	s->cur_left = 0;
+	s->started = 0;
+	s->next_fresh = 0;
+	s->budget = 0;
+	s->budgeted = sb_fio_skewed(s) && !w->rj->opts.time_based;
 	/* The same picks in a verify replay as in the job. */
-	w->svc.svc_rng = (uint64_t)w->rj->opts.randseed * 31 + w->idx;
+	s->rng = (uint64_t)w->rj->opts.randseed * 31 + w->idx;
 	if (c->svc == SB_SVC_DIST) {
 		uint64_t bs[SB_DDIR_COUNT] = {1, 1, 1};
 		uint64_t n = (uint64_t)w->nfiles << SB_FSERVICE_SHIFT;
 
-		sb_pattern_init(&w->svc.fpick, w->svc.svc_rng, 0, n, n, bs, 100,
-				1, 0);
-		sb_pattern_dist(&w->svc.fpick, &c->svc_dist);
+		sb_pattern_init(&s->fpick, s->rng, 0, n, n, bs, 100, 1, 0);
+		sb_pattern_dist(&s->fpick, &c->svc_dist);
 	}
 }
 
-int sb_wfiles_skewed(const struct sb_worker *w)
+int sb_fio_skewed(const struct sb_fio_state *s)
 {
+	const struct sb_worker *w = s->w;
+
 	return w->rj->cfg.svc == SB_SVC_DIST &&
 	       (w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY);
 }
 
 /* Bring file i into the phase: open it, give it its pattern. */
-static int activate(struct sb_worker *w, unsigned i)
+static int activate(struct sb_fio_state *s, unsigned i)
 {
-	int rc = sb_wfile_open(w, i);
+	int rc = sb_wfile_open(s->w, i);
 
 	if (!rc)
-		rc = sb_wfile_plan(w, i);
+		rc = sb_fio_plan(s, i);
 	if (rc)
 		return rc;
-	w->files[i].state = SB_WF_ACTIVE;
-	w->svc.active[w->svc.nactive++] = i;
+	s->files[i].state = SB_WF_ACTIVE;
+	s->active[s->nactive++] = i;
 	return 0;
 }
 
 /* Fill the active set up to openfiles= with files not yet in the phase. */
-static int top_up(struct sb_worker *w)
+static int top_up(struct sb_fio_state *s, struct sb_worker *w)
 {
 	/* A skewed service picks among every file, as fio's does, so all
 	 * of them are in play (and in its budget) whatever openfiles says. */
-	unsigned limit = w->svc.budgeted ? w->nfiles : w->svc.maxopen;
+	unsigned limit = s->budgeted ? w->nfiles : w->svc.maxopen;
 
-	while (w->svc.nactive < limit && w->svc.next_fresh < w->nfiles) {
-		unsigned i = w->svc.next_fresh++;
+	while (s->nactive < limit && s->next_fresh < w->nfiles) {
+		unsigned i = s->next_fresh++;
 
 		/* A file over the open limit makes room for the next. */
 		if (w->svc.nopen >= limit && !w->files[i].open)
 			for (unsigned k = 0; k < w->nfiles; k++)
 				if (w->files[k].open &&
-				    w->files[k].state == SB_WF_DONE) {
+				    s->files[k].state == SB_WF_DONE) {
 					sb_wfile_close(w, &w->files[k]);
 					break;
 				}
-		if (activate(w, i))
+		if (activate(s, i))
 			return w->error;
 	}
 	return 0;
 }
 
-static void retire(struct sb_worker *w, unsigned slot)
+static void retire(struct sb_fio_state *s, unsigned slot)
 {
-	w->files[w->svc.active[slot]].state = SB_WF_DONE;
-	memmove(&w->svc.active[slot], &w->svc.active[slot + 1],
-		(w->svc.nactive - slot - 1) * sizeof(*w->svc.active));
-	w->svc.nactive--;
-	if (w->svc.cur >= w->svc.nactive)
-		w->svc.cur = 0;
-	w->svc.cur_left = 0;
-	w->svc.svc_started = 0; /* the next file in turn is now at cur */
+	s->files[s->active[slot]].state = SB_WF_DONE;
+	memmove(&s->active[slot], &s->active[slot + 1],
+		(s->nactive - slot - 1) * sizeof(*s->active));
+	s->nactive--;
+	if (s->cur >= s->nactive)
+		s->cur = 0;
+	s->cur_left = 0;
+	s->started = 0; /* the next file in turn is now at cur */
 }
 
 /* fio draws over nrfiles << 10 ranks and takes the rank's top bits as the
@@ -104,19 +128,19 @@ static void retire(struct sb_worker *w, unsigned slot)
  * n / 2). With 8 files, normal:20 puts about 79% of the I/Os on the middle
  * two, as fio does.
  */
-static uint64_t fio_gauss(struct sb_worker *w, uint64_t n)
+static uint64_t fio_gauss(struct sb_fio_state *s, uint64_t n)
 {
-	double d = w->rj->cfg.svc_dist.param;
+	double d = s->w->rj->cfg.svc_dist.param;
 	int64_t sum = 0, dev = 0, width;
 
 	for (int i = 0; i < 12; i++)
-		sum += (int64_t)sb_below(&w->svc.svc_rng, n + 1);
+		sum += (int64_t)sb_below(&s->rng, n + 1);
 	sum = (sum + 11) / 12;
 	if (d > 0) {
 		width = (int64_t)((double)n * d / 100.0);
 		if (width > (int64_t)n / 2)
 			width = (int64_t)n / 2;
-		dev = (int64_t)sb_below(&w->svc.svc_rng, (uint64_t)width + 1) -
+		dev = (int64_t)sb_below(&s->rng, (uint64_t)width + 1) -
 		      width / 2;
 		while (dev + sum >= (int64_t)n)
 			dev /= 2;
@@ -125,83 +149,79 @@ static uint64_t fio_gauss(struct sb_worker *w, uint64_t n)
 	return sum < 0 ? 0 : (uint64_t)sum;
 }
 
-static unsigned skewed_pick(struct sb_worker *w)
+static unsigned skewed_pick(struct sb_fio_state *s)
 {
+	const struct sb_worker *w = s->w;
 	uint64_t n = (uint64_t)w->nfiles << SB_FSERVICE_SHIFT;
 	uint64_t f = (w->rj->cfg.svc_dist.kind == SB_DIST_NORMAL
-			      ? fio_gauss(w, n)
-			      : sb_pattern_pick(&w->svc.fpick, n)) >>
+			      ? fio_gauss(s, n)
+			      : sb_pattern_pick(&s->fpick, n)) >>
 		     SB_FSERVICE_SHIFT;
 
-	for (unsigned k = 0; k < w->svc.nactive; k++)
-		if (w->svc.active[k] == f)
+	for (unsigned k = 0; k < s->nactive; k++)
+		if (s->active[k] == f)
 			return k;
-	return (unsigned)(f % w->svc.nactive); /* beyond openfiles= */
+	return (unsigned)(f % s->nactive); /* beyond openfiles= */
 }
 
 /* Which active file the next I/O goes to. */
-static void pick(struct sb_worker *w)
+static void pick(struct sb_fio_state *s, const struct sb_worker *w)
 {
 	const struct sb_job_cfg *c = &w->rj->cfg;
 	int svc = w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY
 			  ? c->svc
 			  : SB_SVC_SEQUENTIAL;
 
-	if (w->svc.cur_left) {
-		w->svc.cur_left--;
+	if (s->cur_left) {
+		s->cur_left--;
 		return;
 	}
 	switch (svc) {
 	case SB_SVC_ROUNDROBIN:
 		/* The first pick of a phase, or after a file retired, is
 		 * the file now at cur. */
-		if (w->svc.svc_started)
-			w->svc.cur = (w->svc.cur + 1) % w->svc.nactive;
+		if (s->started)
+			s->cur = (s->cur + 1) % s->nactive;
 		break;
 	case SB_SVC_RANDOM:
-		w->svc.cur =
-			(unsigned)sb_below(&w->svc.svc_rng, w->svc.nactive);
+		s->cur = (unsigned)sb_below(&s->rng, s->nactive);
 		break;
 	case SB_SVC_DIST:
-		w->svc.cur = skewed_pick(w);
+		s->cur = skewed_pick(s);
 		break;
 	default:
 		break; /* sequential: stay until the file is done */
 	}
-	w->svc.svc_started = 1;
+	s->started = 1;
 	/* Every pick holds for svc_n I/Os. */
-	w->svc.cur_left =
+	s->cur_left =
 		c->svc_n > 1 && svc != SB_SVC_SEQUENTIAL ? c->svc_n - 1 : 0;
 }
 
-int sb_wfiles_next(struct sb_worker *w, struct sb_io_spec *spec)
+int sb_fio_next(struct sb_fio_state *s, struct sb_io_spec *spec)
 {
+	/* Loaded once: the picks below read the worker on every I/O. */
+	struct sb_worker *w = s->w;
+
 	for (;;) {
 		int rc;
 
-		if (top_up(w))
+		if (top_up(s, w))
 			return w->error;
-		if (!w->svc.nactive)
+		if (!s->nactive)
 			return SB_GEN_END;
-		if (w->svc.budgeted && !w->svc.budget)
+		if (s->budgeted && !s->budget)
 			return SB_GEN_END;
-		pick(w);
-		rc = sb_pattern_next(&w->files[w->svc.active[w->svc.cur]].pat,
-				     spec);
+		pick(s, w);
+		rc = sb_pattern_next(&s->files[s->active[s->cur]].pat, spec);
 		if (rc == 0) {
-			spec->file = w->svc.active[w->svc.cur];
-			if (w->svc.budgeted)
-				w->svc.budget -= spec->length < w->svc.budget
-							 ? spec->length
-							 : w->svc.budget;
+			spec->file = s->active[s->cur];
+			if (s->budgeted)
+				s->budget -= spec->length < s->budget
+						     ? spec->length
+						     : s->budget;
 			return 0;
 		}
-		retire(w, w->svc.cur);
+		retire(s, s->cur);
 	}
-}
-
-void sb_wfiles_add_budget(struct sb_worker *w, uint64_t bytes)
-{
-	if (w->svc.budgeted)
-		w->svc.budget += bytes;
 }
