@@ -12,7 +12,7 @@ source "$SB_SOURCE_DIR/tests/plugins/plugin_tests.bash"
 
 command -v jq >/dev/null || plan_skip_all "jq is not installed"
 
-plan 29
+plan 30
 
 E=$P/cb_socket.so
 job=(--name=j --bs=4k --rw=randread --ioengine="$E" --filename=cbsock://srv/lun0)
@@ -48,6 +48,10 @@ is "$(fact cbsock.cancelled)" 4 \
 is "$(fact cancelled_ios)" 4 "silent server: the host counts 4 cancelled"
 is "$(fact cbsock.bad_timeouts)" 0 \
 	"silent server: no getevents() timeout reached past the deadline"
+sb "${job[@]}" --size=1g --iodepth=4 --cbsock_answer=10 --runtime=1 \
+	--output-format="$P/rep_ids.so"
+like "$OUT" 'job_end j job=0 clone=all cancelled=4' \
+	"silent server: the job's result says 4 cancelled (SB_FIG_CANCELLED)"
 ok "silent server: over within 3.5 s of a 1 s runtime ($((t1 - t0)) ms)" \
 	test $((t1 - t0)) -lt 3500
 

@@ -1,6 +1,7 @@
 /* A correct reporter that prints, for every result it is handed, the job
  * id and clone the host's accessors give (SB_FIG_JOB_ID, SB_FIG_CLONE),
- * for tests/integration/run_ids.sh. */
+ * for tests/integration/run_ids.sh, and the I/Os cancelled at a stop
+ * (SB_FIG_CANCELLED) where there were any, for run_wake.sh. */
 #include "sb_test_plugin.h"
 
 #include <errno.h>
@@ -11,8 +12,8 @@ static int ids_line(struct sb_env *env, const char *hook,
 {
 	const struct sb_host *h = env->host;
 	const char *name = "?";
-	uint64_t id = 0, clone = 0;
-	char c[32];
+	uint64_t id = 0, clone = 0, cancelled = 0;
+	char c[32], k[48] = "";
 
 	if (h->res_str(r, SB_FIG_NAME, &name) ||
 	    h->res_u64(r, SB_SCOPE_JOB, SB_FIG_JOB_ID, &id) ||
@@ -25,8 +26,11 @@ static int ids_line(struct sb_env *env, const char *hook,
 		snprintf(c, sizeof(c), "all");
 	else
 		snprintf(c, sizeof(c), "%" PRIu64, clone);
-	return h->print(env->handle, "%s %s job=%" PRIu64 " clone=%s\n", hook,
-			name, id, c);
+	if (!h->res_u64(r, SB_SCOPE_JOB, SB_FIG_CANCELLED, &cancelled) &&
+	    cancelled)
+		snprintf(k, sizeof(k), " cancelled=%" PRIu64, cancelled);
+	return h->print(env->handle, "%s %s job=%" PRIu64 " clone=%s%s\n", hook,
+			name, id, c, k);
 }
 
 static int ids_job_end(struct sb_env *env, const struct sb_result *res)

@@ -237,11 +237,11 @@ struct sb_engine_ops {
 	 * and never hands it back by event() or host->complete(); a library
 	 * request that may still finish must be detached from io (libnfs:
 	 * the callback's private data forgotten; libiscsi: the task
-	 * cancelled). Cancelled I/Os are counted, not measured. Return 0, or
-	 * a negative error, which the host reports and which does not change
-	 * what was measured. Without cancel the host waits for what is in
-	 * flight (see getevents) and an engine that never gives it back is
-	 * abandoned past the stop grace.
+	 * cancelled). Cancelled I/Os are counted (SB_FIG_CANCELLED), not
+	 * measured. Return 0, or a negative error, which the host reports
+	 * and which does not change what was measured. Without cancel the host
+	 * waits for what is in flight (see getevents) and an engine that never
+	 * gives it back is abandoned past the stop grace.
 	 */
 	int (*cancel)(struct sb_env *env, struct sb_io *io);
 };

@@ -111,6 +111,9 @@ extern "C" {
 #define SB_FIG_START_UNIX_MS   0x1014u /* (i64) when the job started */
 #define SB_FIG_CONTINUE_ON_ERR 0x1015u /* (u64) 1: may go on after errors */
 #define SB_FIG_IODEPTH	       0x1016u /* (u64) iodepth= after its engine */
+/* (u64) I/Os in flight at a stop that the engine's cancel() gave up: not
+ * completions, so in no other figure. */
+#define SB_FIG_CANCELLED 0x1017u
 /* job: the reporting options the job asked for. */
 #define SB_FIG_GROUP_REPORTING 0x1020u /* (u64) 0 or 1 */
 #define SB_FIG_UNIFIED	       0x1021u /* (u64) SB_UNIFIED_* */

@@ -173,6 +173,11 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 				   : 0;
 	}
 	r->more = res->more;
+	for (unsigned k = i < rj->job.numjobs ? i : 0;
+	     k < (i < rj->job.numjobs ? i + 1 : rj->nstarted) &&
+	     k < rj->nstarted;
+	     k++)
+		r->cancelled += rj->workers[k].cancelled;
 	add_cpu(rj, i, r);
 	r->host_cpu = rj->host_cpu;
 	r->cpu_efficiency = rj->host_cpu > 0 ? iops / rj->host_cpu : 0;
@@ -290,6 +295,7 @@ int sb_group_merge(struct sb_runjob *const *jobs, size_t n,
 	m->usr_cpu = m->sys_cpu = 0;
 	m->ctx_switches = m->majflt = m->minflt = 0;
 	m->total_errors = 0;
+	m->cancelled = 0;
 	memset(m->depth, 0, sizeof(m->depth));
 	memset(m->submit, 0, sizeof(m->submit));
 	memset(m->complete, 0, sizeof(m->complete));
@@ -308,6 +314,7 @@ int sb_group_merge(struct sb_runjob *const *jobs, size_t n,
 		if (r->host_cpu > m->host_cpu)
 			m->host_cpu = r->host_cpu;
 		m->total_errors += r->total_errors;
+		m->cancelled += r->cancelled;
 		merge_cpu(m, r);
 		m->numjobs += r->numjobs;
 	}
