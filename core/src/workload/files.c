@@ -78,6 +78,73 @@ static uint64_t draw_filesize(struct sb_worker *w, uint64_t *rng)
 	return v < r->min ? r->min : v;
 }
 
+static int host_open(void *arg, unsigned i)
+{
+	return sb_wfile_open(arg, i);
+}
+
+static void host_close(void *arg, unsigned i)
+{
+	struct sb_worker *w = arg;
+
+	sb_wfile_close(w, &w->files[i]);
+}
+
+static void host_close_all(void *arg)
+{
+	sb_wfiles_close_all(arg);
+}
+
+static uint64_t host_base(void *arg, unsigned i)
+{
+	struct sb_worker *w = arg;
+
+	return sb_wfile_base(w, &w->files[i]);
+}
+
+static uint64_t host_span(void *arg, unsigned i)
+{
+	struct sb_worker *w = arg;
+
+	return sb_wfile_span(w, &w->files[i]);
+}
+
+static int host_fail(void *arg, int code, const char *fmt, va_list ap)
+{
+	return sb_wvfail(arg, code, fmt, ap);
+}
+
+/* The fio workload over the worker's files, once they and openfiles= are
+ * settled. */
+static int fio_init(struct sb_worker *w)
+{
+	const struct sb_job_cfg *c = &w->rj->cfg;
+	struct sb_fio_host h = {
+		.opts = &w->rj->opts,
+		.files = w->files,
+		.nfiles = w->nfiles,
+		.idx = w->idx,
+		.phase = &w->phase,
+		.svc = c->svc,
+		.svc_n = c->svc_n,
+		.svc_dist = &c->svc_dist,
+		.trim_mode = c->trim_mode,
+		.verify = c->vcfg.kind != 0,
+		.maxopen = &w->svc.maxopen,
+		.nopen = &w->svc.nopen,
+		.arg = w,
+		.open = host_open,
+		.close = host_close,
+		.close_all = host_close_all,
+		.base = host_base,
+		.span = host_span,
+		.fail = host_fail,
+		.rate_ddir = sb_rate_ddir,
+	};
+
+	return sb_fio_init(&w->fio, &h);
+}
+
 int sb_wfiles_build(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
@@ -89,12 +156,14 @@ int sb_wfiles_build(struct sb_worker *w)
 	int rc;
 
 	w->files = calloc(n, sizeof(*w->files));
-	if (!w->files || sb_fio_init(&w->fio, w, n))
+	if (!w->files)
 		return sb_wfail(w, -ENOMEM, "out of memory for %u files", n);
 	w->nfiles = n;
 	w->svc.maxopen = o->openfiles > 0 && (unsigned)o->openfiles < n
 				 ? (unsigned)o->openfiles
 				 : n;
+	if (fio_init(w))
+		return sb_wfail(w, -ENOMEM, "out of memory for %u files", n);
 	/* With filesize=, size= is the job's amount of I/O, as in fio. */
 	if (w->rj->cfg.filesize.max)
 		io_total = o->size.bytes;
@@ -132,7 +201,7 @@ void sb_wfiles_free(struct sb_worker *w)
 		free(w->files[i].path);
 		free(w->files[i].last_write);
 	}
-	sb_fio_free(&w->fio, w->nfiles);
+	sb_fio_free(&w->fio);
 	free(w->files);
 	w->files = NULL;
 }

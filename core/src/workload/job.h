@@ -34,13 +34,6 @@ struct sb_loader;
 
 struct sb_run_signal;
 
-enum sb_svc {
-	SB_SVC_ROUNDROBIN,
-	SB_SVC_SEQUENTIAL,
-	SB_SVC_RANDOM,
-	SB_SVC_DIST, /* zipf, pareto, normal */
-};
-
 /* What prepare settles from the options, for the workers to read. */
 struct sb_job_cfg {
 	int svc;	/* enum sb_svc */
@@ -188,37 +181,11 @@ struct sb_ioslot {
 	struct sb_io_spec spec;
 };
 
-/* One file of a worker. */
-struct sb_wfile {
-	struct sb_file f;
-	char *path;	     /* f.path; owned here */
-	uint64_t size_share; /* bytes of the file the job covers; 0: as found */
-	uint64_t io_share;   /* bytes of I/O per loop; 0: the region */
-	/* The size the file had before the job laid it out (0: missing),
-	 * which offset=N% is a share of, as in fio; set at the first open. */
-	uint64_t found_size;
-	int found;
-	int open;	 /* open_file succeeded; close owed */
-	uint64_t writes; /* since the last sync of the file */
-	/* verify: per block of the region, 1 + the index of its latest
-	 * write, so a replayed write later overwritten is not checked. */
-	uint64_t *last_write;
-	uint64_t lw_base, lw_step, lw_n;
-};
-
 /* What a worker times (disable_lat, disable_clat, disable_slat). */
 enum sb_meas {
 	SB_MEAS_LAT = 1u << 0,
 	SB_MEAS_CLAT = 1u << 1,
 	SB_MEAS_SLAT = 1u << 2,
-};
-
-/* What a worker's I/O loop is doing. */
-enum sb_phase {
-	SB_PH_LAYOUT,  /* write new files out before the job; unmeasured */
-	SB_PH_PREREAD, /* pre_read: read the regions once; unmeasured */
-	SB_PH_MAIN,    /* the job */
-	SB_PH_VERIFY,  /* read back what the job wrote and check it */
 };
 
 /* verify_backlog: the latest writes, checked after every N. */

@@ -18,17 +18,24 @@
 #include "../util/rand.h"
 #include "contract.h"
 
+int sb_wvfail(struct sb_worker *w, int code, const char *fmt, va_list ap)
+{
+	if (w->error)
+		return w->error;
+	sb_msg_vformat(w->errmsg, sizeof(w->errmsg), fmt, ap);
+	w->error = code < 0 ? code : -EIO;
+	return w->error;
+}
+
 int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
 {
 	va_list ap;
+	int rc;
 
-	if (w->error)
-		return w->error;
 	va_start(ap, fmt);
-	sb_msg_vformat(w->errmsg, sizeof(w->errmsg), fmt, ap);
+	rc = sb_wvfail(w, code, fmt, ap);
 	va_end(ap);
-	w->error = code < 0 ? code : -EIO;
-	return w->error;
+	return rc;
 }
 
 int sb_whook_failed(struct sb_worker *w, struct sb_handle *h, int code,

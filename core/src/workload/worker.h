@@ -15,6 +15,7 @@
 /* Record a failure (the first one wins); returns the worker's error. */
 int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
 	SB_PRINTF(3, 4);
+int sb_wvfail(struct sb_worker *w, int code, const char *fmt, va_list ap);
 int sb_whook_failed(struct sb_worker *w, struct sb_handle *h, int code,
 		    const char *hook);
 

@@ -6,13 +6,88 @@
 #ifndef SB_FIO_GEN_H
 #define SB_FIO_GEN_H
 
+#include <stdarg.h>
 #include <stdint.h>
 
+#include <storbench/engine.h>
 #include <storbench/generator.h>
+#include <storbench/plugin.h>
 
+#include "../job_options.h"
 #include "pattern.h"
 
-struct sb_worker;
+/* file_service_type=, as prepare settles it. */
+enum sb_svc {
+	SB_SVC_ROUNDROBIN,
+	SB_SVC_SEQUENTIAL,
+	SB_SVC_RANDOM,
+	SB_SVC_DIST, /* zipf, pareto, normal */
+};
+
+/* What a worker's I/O loop is doing. */
+enum sb_phase {
+	SB_PH_LAYOUT,  /* write new files out before the job; unmeasured */
+	SB_PH_PREREAD, /* pre_read: read the regions once; unmeasured */
+	SB_PH_MAIN,    /* the job */
+	SB_PH_VERIFY,  /* read back what the job wrote and check it */
+};
+
+/* One file of a worker. The runner names, sizes, opens and closes it; the
+ * fio workload reads it and sizes verify's map of its latest writes. */
+struct sb_wfile {
+	struct sb_file f;
+	char *path;	     /* f.path; owned here */
+	uint64_t size_share; /* bytes of the file the job covers; 0: as found */
+	uint64_t io_share;   /* bytes of I/O per loop; 0: the region */
+	/* The size the file had before the job laid it out (0: missing),
+	 * which offset=N% is a share of, as in fio; set at the first open. */
+	uint64_t found_size;
+	int found;
+	int open;	 /* open_file succeeded; close owed */
+	uint64_t writes; /* since the last sync of the file */
+	/* verify: per block of the region, 1 + the index of its latest
+	 * write, so a replayed write later overwritten is not checked. */
+	uint64_t *last_write;
+	uint64_t lw_base, lw_step, lw_n;
+};
+
+/*
+ * What the fio workload needs of the runner that hosts it, filled in by
+ * the runner before sb_fio_init and copied there. The pointers are the
+ * runner's, outlive the state and are read as they change; the values
+ * are fixed after init.
+ * The callbacks take arg and are called on the worker's thread, only
+ * when a file comes into a phase or leaves it, never per I/O.
+ */
+struct sb_fio_host {
+	const struct sb_job_opts *opts;
+	struct sb_wfile *files; /* [nfiles] */
+	unsigned nfiles;
+	unsigned idx;	  /* the clone's index, in the seeds */
+	const int *phase; /* enum sb_phase, as the runner moves it */
+	int svc;	  /* enum sb_svc */
+	uint64_t svc_n;	  /* I/Os per pick */
+	const struct sb_randdist *svc_dist;
+	int trim_mode; /* enum sb_pattern_trim */
+	int verify;    /* verify is set: a map of the latest writes */
+	/* Files it may keep open (openfiles=, or all of them under a
+	 * generator plugin), and open now. */
+	const unsigned *maxopen, *nopen;
+	void *arg;
+	/* 0 or the runner's error. */
+	int (*open)(void *arg, unsigned i);
+	void (*close)(void *arg, unsigned i);
+	void (*close_all)(void *arg);
+	/* The region of an open file the job covers: from base, span. */
+	uint64_t (*base)(void *arg, unsigned i);
+	uint64_t (*span)(void *arg, unsigned i);
+	/* Record a failure (the first one wins); returns the runner's
+	 * error. */
+	int (*fail)(void *arg, int code, const char *fmt, va_list ap);
+	/* fio's rate_ddir for a mixed, capped job, as a pattern's
+	 * adjust_ddir hook; NULL: none. */
+	int (*rate_ddir)(void *arg, int drawn);
+};
 
 /* One file of a worker as the fio workload walks it. */
 struct sb_fio_file {
@@ -31,11 +106,11 @@ enum sb_fio_file_state {
  * the files' patterns and the picks of file_service_type. Written only by
  * workload/fio/ (plan.c gives the patterns, service.c picks); the runner
  * reaches it through the functions below. The files themselves, opened
- * and closed, are the worker's (files.c).
+ * and closed, are the runner's.
  */
 struct sb_fio_state {
-	struct sb_worker *w;	   /* whose files these are */
-	struct sb_fio_file *files; /* [w->nfiles] */
+	struct sb_fio_host h;	   /* whose files these are */
+	struct sb_fio_file *files; /* [h.nfiles] */
 	unsigned *active, nactive; /* the files in play, in turn order */
 	unsigned cur;		   /* index into active */
 	uint64_t cur_left;	   /* I/Os left before the next pick */
@@ -52,9 +127,9 @@ struct sb_fio_state {
  * appending writes, pre_read, verify's replay of the stream) walk the
  * same patterns with other plans, chosen by the worker's phase. */
 
-/* For the worker's nfiles files; 0 or -ENOMEM. */
-int sb_fio_init(struct sb_fio_state *s, struct sb_worker *w, unsigned nfiles);
-void sb_fio_free(struct sb_fio_state *s, unsigned nfiles);
+/* For host's files; 0 or -ENOMEM. */
+int sb_fio_init(struct sb_fio_state *s, const struct sb_fio_host *host);
+void sb_fio_free(struct sb_fio_state *s);
 /* Start the worker's phase: every file idle, the service reset. */
 void sb_fio_phase(struct sb_fio_state *s);
 /* The next spec of the phase from the files' patterns, in the order
@@ -67,6 +142,8 @@ int sb_fio_plan(struct sb_fio_state *s, unsigned i);
  * distribution says, not until its share is done, so its pattern wraps and
  * the job ends on the sum of the shares (budget), as fio ends it. */
 int sb_fio_skewed(const struct sb_fio_state *s);
+int sb_fio_fail(const struct sb_fio_state *s, int code, const char *fmt, ...)
+	SB_PRINTF(3, 4);
 
 /* env->state is the worker's struct sb_fio_state. */
 extern const struct sb_generator_ops sb_fio_generator;

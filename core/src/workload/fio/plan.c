@@ -5,8 +5,6 @@
  */
 #include "fio_gen.h"
 
-#include "../worker.h"
-
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -27,9 +25,9 @@ static uint64_t fill_span(const struct sb_wfile *f)
 static int plan_job(struct sb_fio_state *s, struct sb_wfile *f, unsigned i,
 		    uint64_t base, uint64_t span)
 {
-	struct sb_worker *w = s->w;
-	const struct sb_job_opts *o = &w->rj->opts;
-	uint64_t seed = (uint64_t)o->randseed * 0x9e37ULL + w->idx +
+	const struct sb_fio_host *h = &s->h;
+	const struct sb_job_opts *o = h->opts;
+	uint64_t seed = (uint64_t)o->randseed * 0x9e37ULL + h->idx +
 			((uint64_t)i << 40);
 	uint64_t limit = f->io_share;
 	struct sb_pattern *p = &s->files[i].pat;
@@ -50,7 +48,7 @@ static int plan_job(struct sb_fio_state *s, struct sb_wfile *f, unsigned i,
 	sb_pattern_sizes(p, &o->bssplit, o->bsrange);
 	sb_pattern_dist(p, &o->random_distribution);
 	sb_pattern_pct_random(p, o->percentage_random);
-	sb_pattern_trim(p, w->rj->cfg.trim_mode);
+	sb_pattern_trim(p, h->trim_mode);
 	if (o->rw.has_modifier)
 		sb_pattern_modifier(p, o->rw.modifier,
 				    o->rw_sequencer == SB_RWSEQ_IDENTICAL);
@@ -60,27 +58,27 @@ static int plan_job(struct sb_fio_state *s, struct sb_wfile *f, unsigned i,
 		sb_pattern_norandommap(p);
 	/* Mixed and capped: the due direction goes first, as in fio. Not
 	 * with verify, whose read-back must replay the same stream. */
-	if (w->phase == SB_PH_MAIN && sb_rw_read_pct(o) > 0 &&
-	    sb_rw_read_pct(o) < 100 && !w->rj->cfg.vcfg.kind &&
+	if (*h->phase == SB_PH_MAIN && h->rate_ddir && sb_rw_read_pct(o) > 0 &&
+	    sb_rw_read_pct(o) < 100 && !h->verify &&
 	    (o->rate_iops[0] > 0 || o->rate[0] > 0) &&
 	    (o->rate_iops[1] > 0 || o->rate[1] > 0)) {
-		p->adjust_ddir = sb_rate_ddir;
-		p->adjust_arg = w;
+		p->adjust_ddir = h->rate_ddir;
+		p->adjust_arg = h->arg;
 	}
 	/* softrandommap: without memory for the map, run without it. */
 	if (sb_pattern_ready(p) && !o->softrandommap)
-		return sb_wfail(w, -ENOMEM,
-				"out of memory for the random map of %s "
-				"(softrandommap=1 runs without it)",
-				f->path);
+		return sb_fio_fail(s, -ENOMEM,
+				   "out of memory for the random map of %s "
+				   "(softrandommap=1 runs without it)",
+				   f->path);
 	return 0;
 }
 
 /* verify: a slot per smallest block of the region for its latest write. */
-static int plan_last_write(struct sb_worker *w, struct sb_wfile *f,
+static int plan_last_write(const struct sb_fio_state *s, struct sb_wfile *f,
 			   uint64_t base, uint64_t span)
 {
-	const struct sb_job_opts *o = &w->rj->opts;
+	const struct sb_job_opts *o = s->h.opts;
 	uint64_t step = sb_job_min_bs(o);
 
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
@@ -92,48 +90,49 @@ static int plan_last_write(struct sb_worker *w, struct sb_wfile *f,
 	f->lw_n = span / step + 1;
 	f->last_write = calloc(f->lw_n, sizeof(*f->last_write));
 	if (!f->last_write)
-		return sb_wfail(w, -ENOMEM,
-				"out of memory for verify's map of %s (%llu "
-				"blocks)",
-				f->path, (unsigned long long)f->lw_n);
+		return sb_fio_fail(s, -ENOMEM,
+				   "out of memory for verify's map of %s (%llu "
+				   "blocks)",
+				   f->path, (unsigned long long)f->lw_n);
 	return 0;
 }
 
 int sb_fio_plan(struct sb_fio_state *s, unsigned i)
 {
-	struct sb_worker *w = s->w;
+	const struct sb_fio_host *h = &s->h;
 	struct sb_pattern *p = &s->files[i].pat;
-	const struct sb_job_opts *o = &w->rj->opts;
-	struct sb_wfile *f = &w->files[i];
-	uint64_t base = sb_wfile_base(w, f), span = sb_wfile_span(w, f);
+	const struct sb_job_opts *o = h->opts;
+	struct sb_wfile *f = &h->files[i];
+	uint64_t base = h->base(h->arg, i), span = h->span(h->arg, i);
+	int phase = *h->phase;
 	uint64_t maxbs = sb_job_max_bs(o), bs[SB_DDIR_COUNT];
 
-	if (o->fill_device && !f->size_share && w->phase == SB_PH_MAIN)
+	if (o->fill_device && !f->size_share && phase == SB_PH_MAIN)
 		span = fill_span(f);
 	if (!span)
-		return sb_wfail(w, -EINVAL,
-				"size= is not set (or a percentage) and %s "
-				"has no size to use",
-				f->path);
+		return sb_fio_fail(s, -EINVAL,
+				   "size= is not set (or a percentage) and %s "
+				   "has no size to use",
+				   f->path);
 	/* One of several files too small for a block (a filesize range)
 	 * does no I/O, as in fio; a job's only file is an error. */
-	if (w->phase != SB_PH_LAYOUT && span < maxbs && w->nfiles > 1) {
+	if (phase != SB_PH_LAYOUT && span < maxbs && h->nfiles > 1) {
 		for (int d = 0; d < SB_DDIR_COUNT; d++)
 			bs[d] = maxbs;
 		sb_pattern_free(p);
 		sb_pattern_init(p, 0, base, 0, 0, bs, 0, 0, 0);
 		return 0;
 	}
-	if (w->phase != SB_PH_LAYOUT && span < maxbs)
-		return sb_wfail(w, -EINVAL,
-				"the region of %s (%llu bytes) is smaller "
-				"than the block size (%llu)",
-				f->path, (unsigned long long)span,
-				(unsigned long long)maxbs);
+	if (phase != SB_PH_LAYOUT && span < maxbs)
+		return sb_fio_fail(s, -EINVAL,
+				   "the region of %s (%llu bytes) is smaller "
+				   "than the block size (%llu)",
+				   f->path, (unsigned long long)span,
+				   (unsigned long long)maxbs);
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		bs[d] = maxbs;
 	sb_pattern_free(p);
-	switch (w->phase) {
+	switch (phase) {
 	case SB_PH_LAYOUT: {
 		/* Append only: an existing file's bytes are never
 		 * overwritten. Only a regular file is laid out, as in fio:
@@ -154,8 +153,12 @@ int sb_fio_plan(struct sb_fio_state *s, unsigned i)
 		sb_pattern_init(p, 0, base, span, span, bs, 100, 0, 0);
 		return 0;
 	case SB_PH_MAIN:
-		if (w->rj->cfg.vcfg.kind && plan_last_write(w, f, base, span))
-			return w->error;
+		if (h->verify) {
+			int rc = plan_last_write(s, f, base, span);
+
+			if (rc)
+				return rc;
+		}
 		/* fall through */
 	default:
 		return plan_job(s, f, i, base, span);

@@ -5,8 +5,6 @@
  */
 #include "fio_gen.h"
 
-#include "../worker.h"
-
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +14,28 @@
 /* fio's file service draws skewed picks over nrfiles << this many ranks. */
 #define SB_FSERVICE_SHIFT 10
 
-int sb_fio_init(struct sb_fio_state *s, struct sb_worker *w, unsigned nfiles)
+int sb_fio_init(struct sb_fio_state *s, const struct sb_fio_host *host)
 {
-	s->w = w;
-	s->files = calloc(nfiles, sizeof(*s->files));
-	s->active = calloc(nfiles, sizeof(*s->active));
+	s->h = *host;
+	s->files = calloc(host->nfiles, sizeof(*s->files));
+	s->active = calloc(host->nfiles, sizeof(*s->active));
 	return s->files && s->active ? 0 : -ENOMEM;
 }
 
-void sb_fio_free(struct sb_fio_state *s, unsigned nfiles)
+int sb_fio_fail(const struct sb_fio_state *s, int code, const char *fmt, ...)
 {
-	for (unsigned i = 0; s->files && i < nfiles; i++)
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = s->h.fail(s->h.arg, code, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+void sb_fio_free(struct sb_fio_state *s)
+{
+	for (unsigned i = 0; s->files && i < s->h.nfiles; i++)
 		sb_pattern_free(&s->files[i].pat);
 	free(s->files);
 	free(s->active);
@@ -36,13 +45,12 @@ void sb_fio_free(struct sb_fio_state *s, unsigned nfiles)
 
 void sb_fio_phase(struct sb_fio_state *s)
 {
-	struct sb_worker *w = s->w;
-	const struct sb_job_cfg *c = &w->rj->cfg;
+	const struct sb_fio_host *h = &s->h;
 
 	/* Within openfiles=, a phase opens its files afresh in order. */
-	if (w->svc.maxopen < w->nfiles)
-		sb_wfiles_close_all(w);
-	for (unsigned i = 0; i < w->nfiles; i++)
+	if (*h->maxopen < h->nfiles)
+		h->close_all(h->arg);
+	for (unsigned i = 0; i < h->nfiles; i++)
 		s->files[i].state = SB_WF_IDLE;
 	s->nactive = 0;
 	s->cur = 0;
@@ -50,30 +58,30 @@ void sb_fio_phase(struct sb_fio_state *s)
 	s->started = 0;
 	s->next_fresh = 0;
 	s->budget = 0;
-	s->budgeted = sb_fio_skewed(s) && !w->rj->opts.time_based;
+	s->budgeted = sb_fio_skewed(s) && !h->opts->time_based;
 	/* The same picks in a verify replay as in the job. */
-	s->rng = (uint64_t)w->rj->opts.randseed * 31 + w->idx;
-	if (c->svc == SB_SVC_DIST) {
+	s->rng = (uint64_t)h->opts->randseed * 31 + h->idx;
+	if (h->svc == SB_SVC_DIST) {
 		uint64_t bs[SB_DDIR_COUNT] = {1, 1, 1};
-		uint64_t n = (uint64_t)w->nfiles << SB_FSERVICE_SHIFT;
+		uint64_t n = (uint64_t)h->nfiles << SB_FSERVICE_SHIFT;
 
 		sb_pattern_init(&s->fpick, s->rng, 0, n, n, bs, 100, 1, 0);
-		sb_pattern_dist(&s->fpick, &c->svc_dist);
+		sb_pattern_dist(&s->fpick, h->svc_dist);
 	}
 }
 
 int sb_fio_skewed(const struct sb_fio_state *s)
 {
-	const struct sb_worker *w = s->w;
+	int phase = *s->h.phase;
 
-	return w->rj->cfg.svc == SB_SVC_DIST &&
-	       (w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY);
+	return s->h.svc == SB_SVC_DIST &&
+	       (phase == SB_PH_MAIN || phase == SB_PH_VERIFY);
 }
 
 /* Bring file i into the phase: open it, give it its pattern. */
 static int activate(struct sb_fio_state *s, unsigned i)
 {
-	int rc = sb_wfile_open(s->w, i);
+	int rc = s->h.open(s->h.arg, i);
 
 	if (!rc)
 		rc = sb_fio_plan(s, i);
@@ -85,25 +93,27 @@ static int activate(struct sb_fio_state *s, unsigned i)
 }
 
 /* Fill the active set up to openfiles= with files not yet in the phase. */
-static int top_up(struct sb_fio_state *s, struct sb_worker *w)
+static int top_up(struct sb_fio_state *s, const struct sb_fio_host *h)
 {
 	/* A skewed service picks among every file, as fio's does, so all
 	 * of them are in play (and in its budget) whatever openfiles says. */
-	unsigned limit = s->budgeted ? w->nfiles : w->svc.maxopen;
+	unsigned limit = s->budgeted ? h->nfiles : *h->maxopen;
 
-	while (s->nactive < limit && s->next_fresh < w->nfiles) {
+	while (s->nactive < limit && s->next_fresh < h->nfiles) {
 		unsigned i = s->next_fresh++;
+		int rc;
 
 		/* A file over the open limit makes room for the next. */
-		if (w->svc.nopen >= limit && !w->files[i].open)
-			for (unsigned k = 0; k < w->nfiles; k++)
-				if (w->files[k].open &&
+		if (*h->nopen >= limit && !h->files[i].open)
+			for (unsigned k = 0; k < h->nfiles; k++)
+				if (h->files[k].open &&
 				    s->files[k].state == SB_WF_DONE) {
-					sb_wfile_close(w, &w->files[k]);
+					h->close(h->arg, k);
 					break;
 				}
-		if (activate(s, i))
-			return w->error;
+		rc = activate(s, i);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -130,7 +140,7 @@ static void retire(struct sb_fio_state *s, unsigned slot)
  */
 static uint64_t fio_gauss(struct sb_fio_state *s, uint64_t n)
 {
-	double d = s->w->rj->cfg.svc_dist.param;
+	double d = s->h.svc_dist->param;
 	int64_t sum = 0, dev = 0, width;
 
 	for (int i = 0; i < 12; i++)
@@ -151,9 +161,8 @@ static uint64_t fio_gauss(struct sb_fio_state *s, uint64_t n)
 
 static unsigned skewed_pick(struct sb_fio_state *s)
 {
-	const struct sb_worker *w = s->w;
-	uint64_t n = (uint64_t)w->nfiles << SB_FSERVICE_SHIFT;
-	uint64_t f = (w->rj->cfg.svc_dist.kind == SB_DIST_NORMAL
+	uint64_t n = (uint64_t)s->h.nfiles << SB_FSERVICE_SHIFT;
+	uint64_t f = (s->h.svc_dist->kind == SB_DIST_NORMAL
 			      ? fio_gauss(s, n)
 			      : sb_pattern_pick(&s->fpick, n)) >>
 		     SB_FSERVICE_SHIFT;
@@ -165,11 +174,11 @@ static unsigned skewed_pick(struct sb_fio_state *s)
 }
 
 /* Which active file the next I/O goes to. */
-static void pick(struct sb_fio_state *s, const struct sb_worker *w)
+static void pick(struct sb_fio_state *s, const struct sb_fio_host *h)
 {
-	const struct sb_job_cfg *c = &w->rj->cfg;
-	int svc = w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY
-			  ? c->svc
+	int phase = *h->phase;
+	int svc = phase == SB_PH_MAIN || phase == SB_PH_VERIFY
+			  ? h->svc
 			  : SB_SVC_SEQUENTIAL;
 
 	if (s->cur_left) {
@@ -195,24 +204,23 @@ static void pick(struct sb_fio_state *s, const struct sb_worker *w)
 	s->started = 1;
 	/* Every pick holds for svc_n I/Os. */
 	s->cur_left =
-		c->svc_n > 1 && svc != SB_SVC_SEQUENTIAL ? c->svc_n - 1 : 0;
+		h->svc_n > 1 && svc != SB_SVC_SEQUENTIAL ? h->svc_n - 1 : 0;
 }
 
 int sb_fio_next(struct sb_fio_state *s, struct sb_io_spec *spec)
 {
-	/* Loaded once: the picks below read the worker on every I/O. */
-	struct sb_worker *w = s->w;
+	const struct sb_fio_host *h = &s->h;
 
 	for (;;) {
-		int rc;
+		int rc = top_up(s, h);
 
-		if (top_up(s, w))
-			return w->error;
+		if (rc)
+			return rc;
 		if (!s->nactive)
 			return SB_GEN_END;
 		if (s->budgeted && !s->budget)
 			return SB_GEN_END;
-		pick(s, w);
+		pick(s, h);
 		rc = sb_pattern_next(&s->files[s->active[s->cur]].pat, spec);
 		if (rc == 0) {
 			spec->file = s->active[s->cur];
