@@ -26,7 +26,7 @@
 
 #include "options/catalogue.h"
 #include "options/options.h"
-#include "workload/job_options.h"
+#include "options/job_options.h"
 
 struct fio_opt {
 	const char *name;
@@ -548,7 +548,7 @@ static void write_header(FILE *f, const unsigned count[4], size_t total)
 		"edit. -->\n"
 		"\n"
 		"This page is generated from storbench's option catalogue "
-		"(`core/src/workload/job_options.c`,\n"
+		"(`core/src/options/job_options.c`,\n"
 		"`core/src/options/fio_known.c`, "
 		"`core/src/options/partial.c`); do not edit it by hand.\n"
 		"After changing the catalogue, regenerate it with\n"

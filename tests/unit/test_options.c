@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "options/options.h"
-#include "workload/job_options.h"
+#include "options/job_options.h"
 #include "sb_ctx.h"
 #include "tap.h"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload/fio/pattern.h"
+#include "workload/pattern.h"
 #include "tap.h"
 
 #define KIB 1024ULL

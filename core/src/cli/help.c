@@ -8,7 +8,7 @@
 #include "../options/catalogue.h"
 #include "../options/options.h"
 #include "../report/reporters.h"
-#include "../workload/job_options.h"
+#include "../options/job_options.h"
 #include "../sb_ctx.h"
 #include "../util/str.h"
 #include "../util/suggest.h"

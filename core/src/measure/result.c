@@ -4,7 +4,7 @@
  * reports clones without group_reporting; each with its samples, depth
  * distributions, CPU, and the mixed direction of unified_rw_reporting.
  */
-#include "../workload/job.h"
+#include "../worker/job.h"
 
 #include <errno.h>
 #include <math.h>

@@ -13,7 +13,7 @@
 #include "../report/eta.h"
 #include "../report/reporters.h"
 #include "../stats/hist.h"
-#include "../workload/job.h"
+#include "../worker/job.h"
 
 /* A job's totals as the last period left them. */
 struct sb_period_prev {

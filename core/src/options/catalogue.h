@@ -2,7 +2,7 @@
  * The fio option catalogue: what storbench does with each core option of fio.
  *
  * Three tables make it up, each owned by one file:
- *   sb_core_options  (workload/job_options.c)  options storbench implements;
+ *   sb_core_options  (options/job_options.c)   options storbench implements;
  *   sb_partial_notes (options/partial.c)       what is still missing from
  *                                              those implemented only in part;
  *   sb_fio_known     (options/fio_known.c)     every other option of fio,

@@ -1,5 +1,5 @@
 /* A job's life on the main thread: setup, layout, clones, merge, report. */
-#include "../workload/job.h"
+#include "../worker/job.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -10,7 +10,7 @@
 
 #include "../report/reporters.h"
 #include "../safety/guard_paths.h"
-#include "../workload/job.h"
+#include "../worker/job.h"
 #include "../measure/sampler.h"
 #include "../safety/watch.h"
 

@@ -19,7 +19,7 @@
 
 #include "../report/reporters.h"
 #include "../util/str.h"
-#include "../workload/worker.h"
+#include "../worker/worker.h"
 
 /* One file a report or log goes to. */
 struct out {

@@ -18,7 +18,7 @@
 
 #include "../util/msg.h"
 #include "devguard.h"
-#include "../workload/worker.h"
+#include "../worker/worker.h"
 
 /* The block devices found clean so far: a job of many files on one
  * device probes it once. */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../workload/job.h"
+#include "../worker/job.h"
 
 /* The grace when none is asked for (--stop-grace). */
 #define SB_STOP_GRACE_NS 5000000000ULL

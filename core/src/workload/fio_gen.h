@@ -13,7 +13,7 @@
 #include <storbench/generator.h>
 #include <storbench/plugin.h>
 
-#include "../job_options.h"
+#include "../options/job_options.h"
 #include "pattern.h"
 
 /* file_service_type=, as prepare settles it. */
@@ -104,7 +104,7 @@ enum sb_fio_file_state {
 /*
  * The fio workload's instance in one worker (the generator's state):
  * the files' patterns and the picks of file_service_type. Written only by
- * workload/fio/ (plan.c gives the patterns, service.c picks); the runner
+ * workload/ (plan.c gives the patterns, service.c picks); the runner
  * reaches it through the functions below. The files themselves, opened
  * and closed, are the runner's.
  */

@@ -11,7 +11,7 @@
 #include "../options/catalogue.h"
 #include "../options/options.h"
 #include "../util/suggest.h"
-#include "fio/fio_gen.h"
+#include "../workload/fio_gen.h"
 
 /* Host-allocated, zeroed option struct with the table's defaults, then
  * the config file's [NAME] section's, which the job's own lines override. */

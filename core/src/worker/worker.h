@@ -1,7 +1,7 @@
 /*
  * The pieces of a worker, one file each: its files (files.c), the stream
  * of I/O specs it issues (stream.c) from its generator (the fio workload,
- * fio/, or a plugin, whose specs contract.c checks), their pace (pace.c)
+ * workload/, or a plugin, whose specs contract.c checks), their pace (pace.c)
  * and write_iolog's record (iolog.c), the loop that issues them and
  * measures completions (ioloop.c), and its life (worker.c). All run on
  * the worker's own thread. Each part of struct sb_worker (job.h) names
@@ -43,7 +43,7 @@ unsigned sb_wfiles_count(const struct sb_runjob *rj);
 int sb_wfile_name(const struct sb_runjob *rj, unsigned idx, unsigned i,
 		  char *buf, size_t len, char *err, size_t errlen);
 /* files.c: name the worker's files and size their shares, with the fio
- * workload's state over them (fio/fio_gen.h). */
+ * workload's state over them (workload/fio_gen.h). */
 int sb_wfiles_build(struct sb_worker *w);
 void sb_wfiles_free(struct sb_worker *w);
 /* Open file i if it is not open; 0 or the worker's error. Closing logs

@@ -9,7 +9,7 @@
 
 #include <storbench/generator.h>
 
-#include "../../options/fio_values.h"
+#include "../options/fio_values.h"
 
 struct sb_pattern {
 	uint64_t rng;

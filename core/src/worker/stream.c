@@ -20,7 +20,7 @@ static uint64_t now_ns(void)
 }
 
 /* The main phase's next spec from the job's generator; the host's own
- * phases walk the fio workload's patterns (fio/plan.c). The fio workload
+ * phases walk the fio workload's patterns (workload/plan.c). The fio workload
  * is trusted as the core's own, and zeroes each spec it fills
  * (sb_pattern_next), so its path stays as short as it was. */
 static inline int next_work(struct sb_worker *w, struct sb_io_spec *spec)

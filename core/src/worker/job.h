@@ -19,7 +19,7 @@
 #include "../jobfile/jobfile.h"
 #include "../stats/acc.h"
 #include "../host/handle.h"
-#include "job_options.h"
+#include "../options/job_options.h"
 #include "../options/data_pattern.h"
 #include "../options/errpolicy.h"
 #include "../verify/verify.h"
@@ -27,7 +27,7 @@
 #include "../report/fiolog.h"
 #include "../machine/cpus.h"
 #include "../machine/counters.h"
-#include "fio/fio_gen.h"
+#include "../workload/fio_gen.h"
 
 struct sb_plugin;
 struct sb_loader;
@@ -218,13 +218,13 @@ enum sb_hook {
 #define SB_HOOK_BITS 8
 
 /* How many of a worker's files are open, within openfiles=. Written only
- * by workload/files.c (opening and closing). */
+ * by worker/files.c (opening and closing). */
 struct sb_file_service {
 	unsigned maxopen, nopen;
 };
 
 /* The syncs a worker's stream weaves in, written only by
- * workload/stream.c. */
+ * worker/stream.c. */
 struct sb_worker_syncs {
 	int due; /* a sync of file before the next I/O */
 	unsigned file;
@@ -233,7 +233,7 @@ struct sb_worker_syncs {
 	unsigned end_next; /* end_fsync: next file to sync */
 };
 
-/* verify's part of a worker's stream, written only by workload/stream.c:
+/* verify's part of a worker's stream, written only by worker/stream.c:
  * the writes issued in the main phase (their index), the specs the stream
  * gave, those the read-back has left, and verify_backlog's ring. */
 struct sb_worker_vstream {
@@ -243,13 +243,13 @@ struct sb_worker_vstream {
 	int backlog_due, backlog_started;
 };
 
-/* What verify's reads found, written only by workload/ioloop.c. */
+/* What verify's reads found, written only by worker/ioloop.c. */
 struct sb_worker_vcheck {
 	uint64_t verified, bad;
 	char first[SB_ERRMSG_MAX]; /* the first bad block, as said */
 };
 
-/* A worker's pace, written only by workload/pace.c: when each capped
+/* A worker's pace, written only by worker/pace.c: when each capped
  * direction's next I/O is due (ns), the state of poisson arrivals, and
  * thinktime's I/Os since the last pause. */
 struct sb_worker_pace {
@@ -286,7 +286,7 @@ struct sb_worker {
 	int gen_fb;
 
 	/* Files, and the fio workload's walk over them (its patterns and
-	 * file_service_type's picks, workload/fio/'s). */
+	 * file_service_type's picks, workload/'s). */
 	struct sb_wfile *files;
 	unsigned nfiles;
 	struct sb_file_service svc;

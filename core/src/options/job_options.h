@@ -12,7 +12,7 @@
 #include <storbench/option.h>
 #include <storbench/stats.h>
 
-#include "../options/fio_values.h"
+#include "fio_values.h"
 
 struct sb_job_opts {
 	char *ioengine;

@@ -2,7 +2,7 @@
  * A worker's files: their names (fio's filename=, directory=, nrfiles=,
  * filename_format=), the share of size= and io_size= each gets, opening
  * them within openfiles= (which file the next I/O goes to is the fio
- * workload's: fio/service.c).
+ * workload's: workload/service.c).
  */
 #include "worker.h"
 

@@ -160,7 +160,7 @@ static int start_generator(struct sb_worker *w)
 	if (w->layout)
 		return 0;
 	if (!rj->gen) {
-		/* The fio workload's instance (fio/fio_gen.h). */
+		/* The fio workload's instance (workload/fio_gen.h). */
 		w->genv.state = &w->fio;
 		return 0;
 	}

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../util/rand.h"
+#include "../util/rand.h"
 
 /* fio's file service draws skewed picks over nrfiles << this many ranks. */
 #define SB_FSERVICE_SHIFT 10

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../util/rand.h"
+#include "../util/rand.h"
 
 /* A bijection of [0, mask] that hides the LCG's regular low bits. */
 static uint64_t scramble(uint64_t x, uint64_t mask)

@@ -2,7 +2,7 @@
 
 #include <stddef.h>
 
-#include "../options/options.h"
+#include "options.h"
 
 static const char *const sb_kb_bases[] = {
 	[SB_KB_BASE_1024] = "1024",
