@@ -10,7 +10,7 @@
 
 const char *sb_wkind(const struct sb_worker *w, const struct sb_handle *h)
 {
-	return h == &w->gh ? "generator" : "engine";
+	return h == &w->gen.h ? "generator" : "engine";
 }
 
 int sb_wbroke(struct sb_worker *w, const struct sb_handle *h, const char *fmt,
@@ -28,12 +28,12 @@ int sb_wbroke(struct sb_worker *w, const struct sb_handle *h, const char *fmt,
 static int bad_next(struct sb_worker *w, int rc)
 {
 	if (rc < 0)
-		return sb_whook_failed(w, &w->gh, rc, "next");
+		return sb_whook_failed(w, &w->gen.h, rc, "next");
 	if (rc == SB_GEN_WAIT)
-		return sb_wbroke(w, &w->gh,
+		return sb_wbroke(w, &w->gen.h,
 				 "next() returned SB_GEN_WAIT with no I/O in "
 				 "flight (nothing would ever complete)");
-	return sb_wbroke(w, &w->gh,
+	return sb_wbroke(w, &w->gen.h,
 			 "next() returned %d, which is neither 0, SB_GEN_END, "
 			 "SB_GEN_WAIT nor a negative error code",
 			 rc);
@@ -61,19 +61,19 @@ static int bad_spec(struct sb_worker *w, const struct sb_io_spec *spec,
 			 spec->ddir);
 	else if (spec->length == 0)
 		snprintf(why, sizeof(why), "a length of 0");
-	else if (spec->length > w->gwk.max_bs)
+	else if (spec->length > w->gen.wk.max_bs)
 		snprintf(why, sizeof(why),
 			 "a length of %llu, more than the job's largest bs "
 			 "(%llu)",
 			 (unsigned long long)spec->length,
-			 (unsigned long long)w->gwk.max_bs);
+			 (unsigned long long)w->gen.wk.max_bs);
 	else if (!end)
 		snprintf(why, sizeof(why),
 			 "offset %llu, length %llu, not multiples of %llu "
 			 "(the alignment direct=1 needs)",
 			 (unsigned long long)spec->offset,
 			 (unsigned long long)spec->length,
-			 (unsigned long long)w->gwk.align);
+			 (unsigned long long)w->gen.wk.align);
 	else
 		snprintf(why, sizeof(why),
 			 "offset %llu, length %llu, beyond the end of the "
@@ -81,7 +81,7 @@ static int bad_spec(struct sb_worker *w, const struct sb_io_spec *spec,
 			 (unsigned long long)spec->offset,
 			 (unsigned long long)spec->length,
 			 (unsigned long long)end);
-	return sb_wbroke(w, &w->gh, "next() yielded an I/O with %s", why);
+	return sb_wbroke(w, &w->gen.h, "next() yielded an I/O with %s", why);
 }
 
 /* A generator plugin's next spec, checked against generator.h. */
@@ -93,7 +93,7 @@ int sb_gen_next(struct sb_worker *w, struct sb_io_spec *spec)
 
 	*spec = (struct sb_io_spec){0};
 	sb_hook_enter(w, SB_HOOK_GEN_NEXT);
-	rc = rj->gops->next(&w->genv, spec);
+	rc = rj->gops->next(&w->gen.env, spec);
 	sb_hook_leave(w);
 	if (rc == SB_GEN_END)
 		return rc;
@@ -109,11 +109,11 @@ int sb_gen_next(struct sb_worker *w, struct sb_io_spec *spec)
 	if (is_sync(spec->ddir))
 		return 0;
 	if (spec->ddir >= SB_DDIR_COUNT || spec->length == 0 ||
-	    spec->length > w->gwk.max_bs ||
-	    (spec->offset | spec->length) % w->gwk.align)
+	    spec->length > w->gen.wk.max_bs ||
+	    (spec->offset | spec->length) % w->gen.wk.align)
 		return bad_spec(w, spec, 0);
 	/* What init was told the file holds. */
-	end = w->gfiles[spec->file].size;
+	end = w->gen.files[spec->file].size;
 	if (end && (spec->offset > end || spec->length > end - spec->offset))
 		return bad_spec(w, spec, end);
 	return 0;

@@ -289,10 +289,10 @@ int sb_wfile_open(struct sb_worker *w, unsigned i)
 	f->f.fd = -1;
 	if (ops->open_file) {
 		sb_hook_enter(w, SB_HOOK_OPEN);
-		rc = ops->open_file(&w->eenv, &f->f);
+		rc = ops->open_file(&w->eng.env, &f->f);
 		sb_hook_leave(w);
 		if (rc)
-			return sb_whook_failed(w, &w->eh, rc, "open");
+			return sb_whook_failed(w, &w->eng.h, rc, "open");
 	}
 	note_found_size(w, i);
 	f->open = 1;
@@ -315,10 +315,10 @@ void sb_wfile_close(struct sb_worker *w, struct sb_wfile *f)
 		fprintf(w->iolog, "%s close\n", f->path);
 	if (ops->close_file) {
 		sb_hook_enter(w, SB_HOOK_CLOSE);
-		rc = ops->close_file(&w->eenv, &f->f);
+		rc = ops->close_file(&w->eng.env, &f->f);
 		sb_hook_leave(w);
 		if (rc)
-			sb_whook_failed(w, &w->eh, rc, "close");
+			sb_whook_failed(w, &w->eng.h, rc, "close");
 	}
 }
 

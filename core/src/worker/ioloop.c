@@ -32,7 +32,7 @@ static uint64_t now_ns(void)
  * enough to end the job on time without a clock read per I/O. */
 static uint64_t done_ns(struct sb_worker *w)
 {
-	if (w->meas || w->gen_fb || !(w->clock_tick++ & 63))
+	if (w->meas || w->gen.fb || !(w->clock_tick++ & 63))
 		w->last_now_ns = now_ns();
 	return w->last_now_ns;
 }
@@ -198,7 +198,7 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	if (io->result < 0 || (uint64_t)io->result != io->length) {
 		if (io->result > 0 && (uint64_t)io->result > io->length)
 			return sb_wbroke(
-				w, &w->eh,
+				w, &w->eng.h,
 				"%s() completed a %s of %llu bytes with result "
 				"%lld, more bytes than the I/O has",
 				async ? "event" : "queue", ddir_names[io->ddir],
@@ -266,7 +266,7 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 		};
 
 		sb_hook_enter(w, SB_HOOK_GEN_COMPLETE);
-		w->rj->gops->complete(&w->genv, &d);
+		w->rj->gops->complete(&w->gen.env, &d);
 		sb_hook_leave(w);
 	}
 	return rc;
@@ -296,7 +296,7 @@ void sb_io_callback(void *owner, struct sb_io *io)
 	uint64_t t, hook = w->hook;
 
 	if (!s) {
-		sb_wbroke(w, &w->eh,
+		sb_wbroke(w, &w->eng.h,
 			  "complete() was handed an I/O the host never queued");
 		return;
 	}
@@ -309,7 +309,7 @@ void sb_io_callback(void *owner, struct sb_io *io)
 		return;
 	}
 	if (!s->queued) {
-		sb_wbroke(w, &w->eh,
+		sb_wbroke(w, &w->eng.h,
 			  "complete() was handed an I/O that is not in flight "
 			  "(never queued, handed back already, or cancelled)");
 		return;
@@ -357,17 +357,17 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max,
 	if (max > w->inflight)
 		max = w->inflight;
 	sb_hook_enter(w, SB_HOOK_GETEVENTS);
-	n = ops->getevents(&w->eenv, min, max, timeout_ns);
+	n = ops->getevents(&w->eng.env, min, max, timeout_ns);
 	sb_hook_leave(w);
 	cb = w->ncallback - cb;
 	if (n < 0)
-		return sb_whook_failed(w, &w->eh, n, "getevents");
+		return sb_whook_failed(w, &w->eng.h, n, "getevents");
 	/* Fewer than min is allowed when the wait was bounded, or the wake
 	 * fd may have cut it short (a stop, a deadline). */
 	if ((n == 0 && !cb && min && timeout_ns == SB_WAIT_FOREVER &&
 	     !sb_stopping(w->rj->ctx) && w->deadline_ns == UINT64_MAX) ||
 	    (unsigned)n > max || (unsigned)n > w->inflight)
-		return sb_wbroke(w, &w->eh,
+		return sb_wbroke(w, &w->eng.h,
 				 "getevents(min %u, max %u) returned %d, with "
 				 "%u I/Os in flight",
 				 min, max, n, had);
@@ -379,20 +379,20 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max,
 		struct sb_ioslot *s;
 
 		sb_hook_enter(w, SB_HOOK_EVENT);
-		io = ops->event(&w->eenv, (unsigned)i);
+		io = ops->event(&w->eng.env, (unsigned)i);
 		sb_hook_leave(w);
 		/* Only an I/O of this worker's that the engine holds may come
 		 * back: anything else would be freed or counted twice. */
 		if (!io)
-			return sb_wbroke(w, &w->eh, "event(%d) returned NULL",
-					 i);
+			return sb_wbroke(w, &w->eng.h,
+					 "event(%d) returned NULL", i);
 		if (!(s = slot_of(w, io)))
-			return sb_wbroke(w, &w->eh,
+			return sb_wbroke(w, &w->eng.h,
 					 "event(%d) returned an I/O the host "
 					 "never queued",
 					 i);
 		if (!s->queued)
-			return sb_wbroke(w, &w->eh,
+			return sb_wbroke(w, &w->eng.h,
 					 "event(%d) returned an I/O that is "
 					 "not in flight (never queued, or "
 					 "handed back already)",
@@ -414,10 +414,10 @@ static void commit_queued(struct sb_worker *w, unsigned *nqueued)
 	if (!*nqueued)
 		return;
 	sb_hook_enter(w, SB_HOOK_COMMIT);
-	c = ops->commit ? ops->commit(&w->eenv) : 0;
+	c = ops->commit ? ops->commit(&w->eng.env) : 0;
 	sb_hook_leave(w);
 	if (c)
-		sb_whook_failed(w, &w->eh, c, "commit");
+		sb_whook_failed(w, &w->eng.h, c, "commit");
 	w->submit_dist[batch_bucket(*nqueued)]++;
 	t = w->meas ? now_ns() : 0;
 	/* One that completed inside commit() was timed there. */
@@ -440,14 +440,14 @@ static unsigned bound(int64_t v, unsigned dflt, unsigned depth)
 static void bad_queue(struct sb_worker *w, int q)
 {
 	if (q < 0)
-		sb_whook_failed(w, &w->eh, q, "queue");
+		sb_whook_failed(w, &w->eng.h, q, "queue");
 	else if (q == SB_Q_QUEUED)
-		sb_wbroke(w, &w->eh,
+		sb_wbroke(w, &w->eng.h,
 			  "queue() returned SB_Q_QUEUED but the engine has no "
 			  "getevents (a synchronous engine must complete the "
 			  "I/O)");
 	else
-		sb_wbroke(w, &w->eh,
+		sb_wbroke(w, &w->eng.h,
 			  "queue() returned %d, which is not SB_Q_COMPLETED, "
 			  "SB_Q_QUEUED, SB_Q_BUSY or a negative error code",
 			  q);
@@ -468,19 +468,19 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 	/* A capped I/O's latency counts from when it was due, so a stalled
 	 * device cannot hide behind the cap. */
 	s->issue_ns = s->intended_ns	     ? s->intended_ns
-		      : w->meas || w->gen_fb ? now_ns()
+		      : w->meas || w->gen.fb ? now_ns()
 					     : 0;
 	w->depth_dist[depth_bucket(w->inflight + 1)]++;
 	w->in_queue = s;
 	sb_hook_enter(w, SB_HOOK_QUEUE);
-	q = ops->queue(&w->eenv, &s->io);
+	q = ops->queue(&w->eng.env, &s->io);
 	sb_hook_leave(w);
 	w->in_queue = NULL;
 	if (s->done_in_queue) {
 		if (q != SB_Q_QUEUED) {
 			return_slot(w, s);
 			sb_wbroke(
-				w, &w->eh,
+				w, &w->eng.h,
 				"queue() returned %d for an I/O it had handed "
 				"to complete() (SB_Q_QUEUED is the only "
 				"answer then)",
@@ -565,18 +565,18 @@ static void cancel_inflight(struct sb_worker *w)
 		if (!s->queued)
 			continue;
 		sb_hook_enter(w, SB_HOOK_CANCEL);
-		rc = ops->cancel(&w->eenv, &s->io);
+		rc = ops->cancel(&w->eng.env, &s->io);
 		sb_hook_leave(w);
 		s->queued = 0;
 		w->inflight--;
 		w->cancelled++;
 		return_slot(w, s);
 		if (rc)
-			sb_log(w->rj->ctx, SB_LOG_WARN, w->eh.who,
+			sb_log(w->rj->ctx, SB_LOG_WARN, w->eng.h.who,
 			       "job %s: cancel of a %s at offset %llu: %s",
 			       w->rj->def->name, ddir_names[s->io.ddir],
 			       (unsigned long long)s->io.offset,
-			       sb_handle_errmsg(&w->eh, rc));
+			       sb_handle_errmsg(&w->eng.h, rc));
 	}
 }
 

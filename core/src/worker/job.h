@@ -269,21 +269,37 @@ struct sb_worker_watch {
 	int woke_stop;		     /* wake_fd written for the stop */
 };
 
+/* The worker's engine instance: its handle, env and state. Written by
+ * worker.c (set up before the first hook, released after cleanup); the
+ * I/O loop and files.c only pass them to the engine's hooks. */
+struct sb_worker_engine {
+	struct sb_handle h;
+	struct sb_env env;
+	void *state;
+};
+
+/* The worker's generator instance. Written by worker.c; contract.c,
+ * stream.c and the I/O loop read it. */
+struct sb_worker_gen {
+	struct sb_handle h;
+	struct sb_env env;
+	void *state;
+	int live; /* generator init succeeded: cleanup is owed */
+	/* What the generator plugin's init was given, and whether it wants
+	 * each completion back (ops.complete). */
+	struct sb_gen_worker wk;
+	struct sb_gen_file *files;
+	int fb;
+};
+
 struct sb_worker {
 	struct sb_runjob *rj;
 	unsigned idx;
 	int layout; /* lay the files out; measure nothing */
 	int phase;  /* enum sb_phase */
 	pthread_t thread;
-	struct sb_handle eh, gh;
-	struct sb_env eenv, genv;
-	void *estate, *gstate;
-	int gen_live; /* generator init succeeded: cleanup is owed */
-	/* What the generator plugin's init was given, and whether it wants
-	 * each completion back (ops.complete). */
-	struct sb_gen_worker gwk;
-	struct sb_gen_file *gfiles;
-	int gen_fb;
+	struct sb_worker_engine eng;
+	struct sb_worker_gen gen;
 
 	/* Files, and the fio workload's walk over them (its patterns and
 	 * file_service_type's picks, workload/'s). */

@@ -28,7 +28,7 @@ static inline int next_work(struct sb_worker *w, struct sb_io_spec *spec)
 	if (w->phase != SB_PH_MAIN)
 		return sb_fio_next(&w->fio, spec);
 	if (!w->rj->gen)
-		return w->rj->gops->next(&w->genv, spec);
+		return w->rj->gops->next(&w->gen.env, spec);
 	return sb_gen_next(w, spec);
 }
 
@@ -300,7 +300,7 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 			count_for_sync(w, spec.file);
 		}
 	}
-	if (w->gen_fb && w->phase == SB_PH_MAIN) {
+	if (w->gen.fb && w->phase == SB_PH_MAIN) {
 		s->gen_fb = 1;
 		s->spec = spec;
 	}

@@ -120,26 +120,26 @@ static int describe_worker(struct sb_worker *w)
 	const struct sb_job_opts *o = &rj->opts;
 
 	w->svc.maxopen = w->nfiles;
-	w->gfiles = calloc(w->nfiles, sizeof(*w->gfiles));
-	if (!w->gfiles)
+	w->gen.files = calloc(w->nfiles, sizeof(*w->gen.files));
+	if (!w->gen.files)
 		return sb_wfail(w, -ENOMEM, "out of memory");
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		const struct sb_file *f = &w->files[i].f;
 
 		if (sb_wfile_open(w, i))
 			return w->error;
-		w->gfiles[i] = (struct sb_gen_file){
+		w->gen.files[i] = (struct sb_gen_file){
 			.path = f->path,
 			.size = f->real_size > f->want_bytes ? f->real_size
 							     : f->want_bytes,
 			.real_size = f->real_size,
 		};
 	}
-	w->gwk = (struct sb_gen_worker){
-		.size = sizeof(w->gwk),
+	w->gen.wk = (struct sb_gen_worker){
+		.size = sizeof(w->gen.wk),
 		.nfiles = w->nfiles,
-		.files = w->gfiles,
-		.file_stride = sizeof(*w->gfiles),
+		.files = w->gen.files,
+		.file_stride = sizeof(*w->gen.files),
 		.depth = w->depth,
 		.seed = (uint64_t)o->randseed,
 		.max_bs = sb_job_max_bs(o),
@@ -148,7 +148,7 @@ static int describe_worker(struct sb_worker *w)
 		.io_bytes = rj->job.io_bytes,
 		.number_ios = o->number_ios > 0 ? (uint64_t)o->number_ios : 0,
 	};
-	w->gen_fb = rj->gops->complete != NULL;
+	w->gen.fb = rj->gops->complete != NULL;
 	return 0;
 }
 
@@ -161,26 +161,26 @@ static int start_generator(struct sb_worker *w)
 		return 0;
 	if (!rj->gen) {
 		/* The fio workload's instance (workload/fio_gen.h). */
-		w->genv.state = &w->fio;
+		w->gen.env.state = &w->fio;
 		return 0;
 	}
-	sb_handle_init(&w->gh, rj->ctx, rj->gen->desc->name);
+	sb_handle_init(&w->gen.h, rj->ctx, rj->gen->desc->name);
 	if (rj->gops->state_size &&
-	    !(w->gstate = calloc(1, rj->gops->state_size)))
+	    !(w->gen.state = calloc(1, rj->gops->state_size)))
 		return sb_wfail(w, -ENOMEM, "out of memory");
 	if (describe_worker(w))
 		return w->error;
-	sb_env_init(&w->genv, &w->gh, rj->gen_opts, w->gstate, &rj->job,
-		    w->idx);
-	w->genv.wake_fd = w->eenv.wake_fd;
-	w->gh.deadline_ns = &w->deadline_ns;
-	w->genv.job_id = rj->job_id;
+	sb_env_init(&w->gen.env, &w->gen.h, rj->gen_opts, w->gen.state,
+		    &rj->job, w->idx);
+	w->gen.env.wake_fd = w->eng.env.wake_fd;
+	w->gen.h.deadline_ns = &w->deadline_ns;
+	w->gen.env.job_id = rj->job_id;
 	sb_hook_enter(w, SB_HOOK_GEN_INIT);
-	rc = rj->gops->init ? rj->gops->init(&w->genv, &w->gwk) : 0;
+	rc = rj->gops->init ? rj->gops->init(&w->gen.env, &w->gen.wk) : 0;
 	sb_hook_leave(w);
 	if (rc)
-		return sb_whook_failed(w, &w->gh, rc, "init");
-	w->gen_live = 1;
+		return sb_whook_failed(w, &w->gen.h, rc, "init");
+	w->gen.live = 1;
 	return 0;
 }
 
@@ -301,11 +301,11 @@ static void unlink_files(struct sb_worker *w)
 		int rc;
 
 		sb_hook_enter(w, SB_HOOK_UNLINK);
-		rc = ops->unlink_file(&w->eenv, &w->files[i].f);
+		rc = ops->unlink_file(&w->eng.env, &w->files[i].f);
 		sb_hook_leave(w);
 
 		if (rc)
-			sb_whook_failed(w, &w->eh, rc, "unlink");
+			sb_whook_failed(w, &w->eng.h, rc, "unlink");
 	}
 }
 
@@ -333,20 +333,20 @@ int sb_worker_run(struct sb_worker *w)
 	const struct sb_engine_ops *ops = rj->eops;
 	int rc;
 
-	sb_handle_init(&w->eh, rj->ctx, rj->engine->desc->name);
-	w->eh.facts = (struct sb_facts *)&rj->facts;
-	if (ops->state_size && !(w->estate = calloc(1, ops->state_size)))
+	sb_handle_init(&w->eng.h, rj->ctx, rj->engine->desc->name);
+	w->eng.h.facts = (struct sb_facts *)&rj->facts;
+	if (ops->state_size && !(w->eng.state = calloc(1, ops->state_size)))
 		return sb_wfail(w, -ENOMEM, "out of memory");
-	sb_env_init(&w->eenv, &w->eh, rj->engine_opts, w->estate, &rj->job,
-		    w->idx);
-	w->eenv.job_state = rj->job_state;
-	w->eenv.wake_fd = w->wake_open ? w->wake_fd : -1;
-	w->eh.deadline_ns = &w->deadline_ns;
-	w->eh.complete = sb_io_callback;
-	w->eh.owner = w;
-	w->eenv.job_id = rj->job_id;
+	sb_env_init(&w->eng.env, &w->eng.h, rj->engine_opts, w->eng.state,
+		    &rj->job, w->idx);
+	w->eng.env.job_state = rj->job_state;
+	w->eng.env.wake_fd = w->wake_open ? w->wake_fd : -1;
+	w->eng.h.deadline_ns = &w->deadline_ns;
+	w->eng.h.complete = sb_io_callback;
+	w->eng.h.owner = w;
+	w->eng.env.job_id = rj->job_id;
 	if (w->layout)
-		w->eenv.flags |= SB_ENV_LAYOUT;
+		w->eng.env.flags |= SB_ENV_LAYOUT;
 	if (!w->layout && rj->cfg.cpus) {
 		struct sb_cpus set;
 
@@ -362,10 +362,10 @@ int sb_worker_run(struct sb_worker *w)
 	}
 	if (!w->error && ops->init) {
 		sb_hook_enter(w, SB_HOOK_INIT);
-		rc = ops->init(&w->eenv);
+		rc = ops->init(&w->eng.env);
 		sb_hook_leave(w);
 		if (rc)
-			sb_whook_failed(w, &w->eh, rc, "init");
+			sb_whook_failed(w, &w->eng.h, rc, "init");
 	}
 	if (!w->error && !sb_wfiles_build(w) && !sb_iolog_open(w) &&
 	    !open_first(w) && !alloc_slots(w) && !start_generator(w)) {
@@ -374,9 +374,9 @@ int sb_worker_run(struct sb_worker *w)
 		else
 			run_job(w);
 	}
-	if (w->gen_live && rj->gops->cleanup) {
+	if (w->gen.live && rj->gops->cleanup) {
 		sb_hook_enter(w, SB_HOOK_GEN_CLEANUP);
-		rj->gops->cleanup(&w->genv);
+		rj->gops->cleanup(&w->gen.env);
 		sb_hook_leave(w);
 	}
 	sb_wfiles_close_all(w);
@@ -386,7 +386,7 @@ int sb_worker_run(struct sb_worker *w)
 	 * half-built what cleanup undoes. */
 	if (ops->cleanup) {
 		sb_hook_enter(w, SB_HOOK_CLEANUP);
-		ops->cleanup(&w->eenv);
+		ops->cleanup(&w->eng.env);
 		sb_hook_leave(w);
 	}
 	return w->error;
@@ -397,20 +397,20 @@ void sb_worker_free(struct sb_worker *w)
 	if (w->wake_open)
 		close(w->wake_fd);
 	w->wake_open = 0;
-	sb_handle_release(&w->eh);
-	sb_handle_release(&w->gh);
+	sb_handle_release(&w->eng.h);
+	sb_handle_release(&w->gen.h);
 	sb_wfiles_free(w);
-	free(w->estate);
-	free(w->gstate);
-	free(w->gfiles);
+	free(w->eng.state);
+	free(w->gen.state);
+	free(w->gen.files);
 	free(w->slots);
 	free(w->free_slots);
 	free(w->queued);
 	free(w->bufs);
 	sb_stream_free(w);
 	/* Freed again with the job, which keeps only the measurements. */
-	w->estate = w->gstate = w->bufs = NULL;
-	w->gfiles = NULL;
+	w->eng.state = w->gen.state = w->bufs = NULL;
+	w->gen.files = NULL;
 	w->slots = NULL;
 	w->free_slots = w->queued = NULL;
 }
