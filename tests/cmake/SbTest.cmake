@@ -21,6 +21,17 @@ set(SB_TEST_SKIP_REGEX
     "(^|\n)1\\.\\.0 # [Ss][Kk][Ii][Pp]"
     "(^|\n)# Looks like you skipped [0-9]+ tests? of [0-9]+ run\\.")
 
+# sb_test_needs_servers(<test> <servers>): the tests/servers fixtures the
+# test needs up (nfs, smb, iscsi, nbd, influxdb), each one's lock taken
+# too, so the tests of one server run one at a time.
+function(sb_test_needs_servers name servers)
+  if(servers)
+    list(TRANSFORM servers PREPEND srv_)
+    set_tests_properties(${name} PROPERTIES
+      FIXTURES_REQUIRED "${servers}" RESOURCE_LOCK "${servers}")
+  endif()
+endfunction()
+
 # sb_add_tap_test(<name> SOURCES <src>... [LIBS ...] [LABELS ...])
 function(sb_add_tap_test name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;LIBS;LABELS")
@@ -32,11 +43,7 @@ function(sb_add_tap_test name)
   set_tests_properties(${name} PROPERTIES
     LABELS "${ARG_LABELS}" ENVIRONMENT "${SB_TEST_ENV}"
     SKIP_REGULAR_EXPRESSION "${SB_TEST_SKIP_REGEX}")
-  if(ARG_SERVERS)
-    list(TRANSFORM ARG_SERVERS PREPEND srv_)
-    set_tests_properties(${name} PROPERTIES
-      FIXTURES_REQUIRED "${ARG_SERVERS}" RESOURCE_LOCK "${ARG_SERVERS}")
-  endif()
+  sb_test_needs_servers(${name} "${ARG_SERVERS}")
 endfunction()
 
 # sb_add_shell_test(<script> [LABELS ...] [SERVERS ...]): a bash script
@@ -53,9 +60,5 @@ function(sb_add_shell_test script)
   set_tests_properties(${name} PROPERTIES
     LABELS "${ARG_LABELS}" ENVIRONMENT "${SB_TEST_ENV}" TIMEOUT 300
     SKIP_REGULAR_EXPRESSION "${SB_TEST_SKIP_REGEX}")
-  if(ARG_SERVERS)
-    list(TRANSFORM ARG_SERVERS PREPEND srv_)
-    set_tests_properties(${name} PROPERTIES
-      FIXTURES_REQUIRED "${ARG_SERVERS}" RESOURCE_LOCK "${ARG_SERVERS}")
-  endif()
+  sb_test_needs_servers(${name} "${ARG_SERVERS}")
 endfunction()

@@ -24,6 +24,16 @@ static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 		      rj->def->name, msg);
 }
 
+/* A main-thread engine hook failed: the job fails with its message. */
+static void hook_failed(struct sb_runjob *rj, const char *hook, int rc)
+{
+	char msg[SB_ERRMSG_MAX];
+
+	sb_msg_format(msg, sizeof(msg), "%s %s: %s", rj->mh.who, hook,
+		      sb_handle_errmsg(&rj->mh, rc));
+	job_fail(rj, rc, msg);
+}
+
 /* fio lays files out before a job that reads them (so reads read real
  * data) or that asks to overwrite allocated blocks. */
 static int needs_layout(const struct sb_runjob *rj)
@@ -214,12 +224,7 @@ void sb_runjob_start(struct sb_runjob *rj)
 	if (rj->eops->setup) {
 		rc = rj->eops->setup(&rj->menv);
 		if (rc) {
-			char msg[SB_ERRMSG_MAX];
-
-			sb_msg_format(msg, sizeof(msg), "%s setup: %s",
-				      rj->mh.who,
-				      sb_handle_errmsg(&rj->mh, rc));
-			job_fail(rj, rc, msg);
+			hook_failed(rj, "setup", rc);
 			return;
 		}
 	}
@@ -334,14 +339,8 @@ int sb_runjob_wait(struct sb_runjob *rj)
 	if (rj->set_up && rj->eops->report && !rj->nabandoned) {
 		int rc = rj->eops->report(&rj->menv);
 
-		if (rc) {
-			char msg[SB_ERRMSG_MAX];
-
-			sb_msg_format(msg, sizeof(msg), "%s report: %s",
-				      rj->mh.who,
-				      sb_handle_errmsg(&rj->mh, rc));
-			job_fail(rj, rc, msg);
-		}
+		if (rc)
+			hook_failed(rj, "report", rc);
 	}
 	if (rj->set_up && rj->eops->teardown && !rj->nabandoned)
 		rj->eops->teardown(&rj->menv);
