@@ -83,6 +83,11 @@ extern "C" {
 #define SB_DDIR_SYNC	 4 /* fsync of io->file; no data, no offset */
 #define SB_DDIR_DATASYNC 5 /* fdatasync of io->file */
 
+/* struct sb_job.sync_writes: fio's sync= (sync=1 is O_SYNC). */
+#define SB_SYNC_NONE  0
+#define SB_SYNC_SYNC  1 /* O_SYNC */
+#define SB_SYNC_DSYNC 2 /* O_DSYNC */
+
 /* struct sb_job.fallocate: how a file is preallocated when it is created
  * or grown, fio's fallocate= values. */
 #define SB_FALLOC_NONE	   0u
@@ -108,7 +113,7 @@ struct sb_job {
 	int32_t allow_create;	    /* allow_file_create: a missing file may be
 				       created */
 	int32_t invalidate;	    /* drop the target's cached pages at open */
-	int32_t sync_writes;	    /* sync=: 1 O_SYNC, 2 O_DSYNC, 0 neither */
+	int32_t sync_writes;	    /* SB_SYNC_*, from sync= */
 	uint32_t fallocate;	    /* SB_FALLOC_*, for new or grown files */
 };
 

@@ -175,8 +175,9 @@ void sb_buf_prepare_write(struct sb_buf_state *s, void *buf, size_t len,
 		generate(c, s->dedupe_seed, buf, len);
 	} else if (c->refill) {
 		generate(c, sb_rand64(&s->rng), buf, len);
-	} else if (c->scramble == 2 || (c->scramble && !c->zero &&
-					!has_pattern(c) && !c->compress_pct)) {
+	} else if (c->scramble == SB_SCRAMBLE_ASKED ||
+		   (c->scramble && !c->zero && !has_pattern(c) &&
+		    !c->compress_pct)) {
 		scramble(s->writes, buf, len, offset);
 	}
 }

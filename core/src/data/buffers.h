@@ -18,13 +18,20 @@
  * the whole buffer. Scrambling is skipped here, as fio skips it, with
  * zero_buffers, a pattern, compression or dedupe.
  */
+/* struct sb_buf_cfg.scramble */
+#define SB_SCRAMBLE_OFF 0
+#define SB_SCRAMBLE_DEFAULT                                                    \
+	1 /* fio's default: unless zeros, a pattern or                         \
+	     compressible data */
+#define SB_SCRAMBLE_ASKED                                                      \
+	2 /* set by the job, which fio honours even over                       \
+	     zero_buffers or a pattern */
+
 struct sb_buf_cfg {
 	int zero;     /* zero_buffers: all zeros */
 	int refill;   /* refill_buffers: new contents before every write */
-	int scramble; /* scramble_buffers (fio's default 1): change a few
-			 bytes of each write so blocks do not dedupe; 2:
-			 set by the job, which fio honours even over
-			 zero_buffers or a pattern */
+	int scramble; /* SB_SCRAMBLE_*: scramble_buffers, change a few
+			 bytes of each write so blocks do not dedupe */
 	/* buffer_pattern, repeated over the buffer; NULL: none. Owned by the
 	 * caller, outlives the state. */
 	const unsigned char *pattern;

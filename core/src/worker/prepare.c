@@ -319,14 +319,15 @@ static int settle_buffers(struct sb_ctx *ctx, struct sb_runjob *rj)
 
 	b->zero = o->zero_buffers;
 	b->refill = o->refill_buffers;
-	b->scramble = o->scramble_buffers;
+	b->scramble =
+		o->scramble_buffers ? SB_SCRAMBLE_DEFAULT : SB_SCRAMBLE_OFF;
 	b->compress_pct = (unsigned)o->buffer_compress_percentage;
 	b->compress_chunk = o->buffer_compress_chunk;
 	b->dedupe_pct = (unsigned)o->dedupe_percentage;
 	/* fio: the option given at all (even 0) means compressible data
 	 * follows its rules, which do not scramble; dedupe refills. */
 	if (sb_jobdef_get(rj->def, "buffer_compress_percentage"))
-		b->scramble = 0;
+		b->scramble = SB_SCRAMBLE_OFF;
 	if (b->dedupe_pct || sb_jobdef_get(rj->def, "dedupe_percentage"))
 		b->refill = 1;
 	if (o->buffer_pattern) {
@@ -336,12 +337,12 @@ static int settle_buffers(struct sb_ctx *ctx, struct sb_runjob *rj)
 		b->pattern = rj->cfg.bpattern;
 		b->pattern_len = plen;
 		/* fio: a pattern turns scrambling and zeroing off. */
-		b->scramble = 0;
+		b->scramble = SB_SCRAMBLE_OFF;
 		b->zero = 0;
 	}
 	/* fio scrambles when the job asks, whatever else it sets. */
 	if (o->scramble_buffers && sb_jobdef_get(rj->def, "scramble_buffers"))
-		b->scramble = 2;
+		b->scramble = SB_SCRAMBLE_ASKED;
 	/* fio: all compressible is zeros; some needs fresh data each write. */
 	if (b->compress_pct == 100) {
 		b->zero = 1;
@@ -553,7 +554,8 @@ static void settle_rwmix(struct sb_runjob *rj)
 }
 
 /* sb_sync_names and sb_fallocate_names mapped as fio maps them. */
-static const int sync_of[] = {0, 0, 1, 1, 2};
+static const int sync_of[] = {SB_SYNC_NONE, SB_SYNC_NONE, SB_SYNC_SYNC,
+			      SB_SYNC_SYNC, SB_SYNC_DSYNC};
 static const int fallocate_of[] = {
 	SB_FALLOC_NONE,	    SB_FALLOC_NATIVE, SB_FALLOC_POSIX, SB_FALLOC_KEEP,
 	SB_FALLOC_TRUNCATE, SB_FALLOC_NONE,   SB_FALLOC_POSIX};

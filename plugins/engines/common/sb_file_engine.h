@@ -54,13 +54,12 @@ static inline int sb_fe_size(int fd, const struct stat *st, uint64_t *size)
 	return 0;
 }
 
-/* The open flag for sync=: O_SYNC for 1 (sync), O_DSYNC for 2 (dsync),
- * none for 0; an unknown value gets the stronger O_SYNC. */
+/* The open flag for sync=; an unknown value gets the stronger O_SYNC. */
 static inline int sb_fe_sync_flag(const struct sb_job *job)
 {
 	int v = job->sync_writes;
 
-	return v == 0 ? 0 : v == 2 ? O_DSYNC : O_SYNC;
+	return v == SB_SYNC_NONE ? 0 : v == SB_SYNC_DSYNC ? O_DSYNC : O_SYNC;
 }
 
 /* Whether the descriptor sb_fe_open() returned can be written. */
