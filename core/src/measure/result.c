@@ -59,9 +59,10 @@ static void add_cpu(const struct sb_runjob *rj, unsigned i,
 
 	for (unsigned k = from; k < to && k < rj->nstarted; k++) {
 		const struct sb_worker *w = &rj->workers[k];
-		const struct rusage *a = &w->ru_start, *b = &w->ru_end;
+		const struct rusage *a = &w->span.ru_start,
+				    *b = &w->span.ru_end;
 
-		if (!w->start_ns)
+		if (!w->span.start_ns)
 			continue;
 		usr += tv_sec(&a->ru_utime, &b->ru_utime);
 		sys += tv_sec(&a->ru_stime, &b->ru_stime);
@@ -70,12 +71,13 @@ static void add_cpu(const struct sb_runjob *rj, unsigned i,
 		r->majflt += (uint64_t)(b->ru_majflt - a->ru_majflt);
 		r->minflt += (uint64_t)(b->ru_minflt - a->ru_minflt);
 		if (!r->first_error)
-			r->first_error = w->first_err ? w->first_err : w->error;
+			r->first_error =
+				w->err.first ? w->err.first : w->err.code;
 		clones++;
 		for (int d = 0; d < SB_DEPTH_BUCKETS; d++) {
-			r->depth[d] += w->depth_dist[d];
-			r->submit[d] += w->submit_dist[d];
-			r->complete[d] += w->complete_dist[d];
+			r->depth[d] += w->meas.depth_dist[d];
+			r->submit[d] += w->meas.submit_dist[d];
+			r->complete[d] += w->meas.complete_dist[d];
 		}
 	}
 	/* Percent of one core per clone, averaged over the clones as fio
@@ -131,7 +133,7 @@ static int sync_view(const struct sb_runjob *rj, struct sb_job_res *res,
 	if (!res->sync_lat)
 		return -ENOMEM;
 	for (unsigned k = from; k < to && k < rj->nstarted; k++)
-		sb_lat_merge(res->sync_lat, &rj->workers[k].sync_lat);
+		sb_lat_merge(res->sync_lat, &rj->workers[k].meas.sync_lat);
 	sb_lat_view(res->sync_lat, &res->r.sync_lat);
 	res->r.sync_ios = res->sync_lat->n;
 	return 0;
@@ -177,7 +179,7 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 	     k < (i < rj->job.numjobs ? i + 1 : rj->nstarted) &&
 	     k < rj->nstarted;
 	     k++)
-		r->cancelled += rj->workers[k].cancelled;
+		r->cancelled += rj->workers[k].fl.cancelled;
 	add_cpu(rj, i, r);
 	r->host_cpu = rj->host_cpu;
 	r->cpu_efficiency = rj->host_cpu > 0 ? iops / rj->host_cpu : 0;
@@ -237,10 +239,11 @@ int sb_runjob_results(struct sb_runjob *rj)
 		rc = fill(rj, &rj->res[0], n, rj->dir, rj->runtime_ns);
 	for (unsigned i = 0; per_clone && i < n && !rc; i++) {
 		const struct sb_worker *w = &rj->workers[i];
-		uint64_t rt =
-			w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
+		uint64_t rt = w->span.end_ns > w->span.start_ns
+				      ? w->span.end_ns - w->span.start_ns
+				      : 0;
 
-		rc = fill(rj, &rj->res[i], i, w->dir, rt);
+		rc = fill(rj, &rj->res[i], i, w->meas.dir, rt);
 		/* Out of memory part-way: what was filled is still reported
 		 * (a result that failed on its extras has its figures). */
 		if (rc)

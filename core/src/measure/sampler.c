@@ -37,10 +37,11 @@ static void clone_totals(struct sb_worker *w, uint64_t ios[SB_DDIR_COUNT],
 			 uint64_t lat[SB_DDIR_COUNT])
 {
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
-		ios[d] = __atomic_load_n(&w->dir[d].ios, __ATOMIC_RELAXED);
-		bytes[d] = __atomic_load_n(&w->dir[d].bytes, __ATOMIC_RELAXED);
+		ios[d] = __atomic_load_n(&w->meas.dir[d].ios, __ATOMIC_RELAXED);
+		bytes[d] = __atomic_load_n(&w->meas.dir[d].bytes,
+					   __ATOMIC_RELAXED);
 		if (lat)
-			lat[d] = __atomic_load_n(&w->lat_sum_ns[d],
+			lat[d] = __atomic_load_n(&w->meas.lat_sum_ns[d],
 						 __ATOMIC_RELAXED);
 	}
 }
@@ -164,8 +165,8 @@ static void period_hists(struct sb_runjob *rj, struct sb_period_prev *pp,
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
 		sb_hist_init(cur);
 		for (unsigned c = 0; c < rj->nstarted; c++)
-			sb_hist_add_snapshot(cur,
-					     &rj->workers[c].dir[d].clat.hist);
+			sb_hist_add_snapshot(
+				cur, &rj->workers[c].meas.dir[d].clat.hist);
 		sb_hist_diff(&pp->hist_period[d], cur, &pp->hist_prev[d]);
 		pp->hist_prev[d] = *cur;
 		ij->clat_hist[d] = &pp->hist_period[d];

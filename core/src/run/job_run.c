@@ -79,7 +79,7 @@ static int lay_out_one(struct sb_runjob *rj, struct sb_worker *lw)
 			ts.tv_nsec -= 1000000000L;
 		}
 		if (pthread_timedjoin_np(t, NULL, &ts) == 0)
-			return lw->error;
+			return lw->err.code;
 		if (sb_watch_one(&wt, rj, lw, sb_host_services.now_ns()) &&
 		    lw->watch.abandoned_ns)
 			return -ETIMEDOUT;
@@ -134,7 +134,7 @@ static int lay_out(struct sb_runjob *rj)
 			char msg[SB_ERRMSG_MAX];
 
 			sb_msg_format(msg, sizeof(msg), "laying out: %s",
-				      lw->errmsg);
+				      lw->err.msg);
 			job_fail(rj, rc, msg);
 		}
 		sb_worker_free(lw);
@@ -253,15 +253,17 @@ void sb_runjob_start(struct sb_runjob *rj)
 
 static void merge_worker(struct sb_runjob *rj, const struct sb_worker *w)
 {
-	uint64_t rt = w->end_ns > w->start_ns ? w->end_ns - w->start_ns : 0;
+	uint64_t rt = w->span.end_ns > w->span.start_ns
+			      ? w->span.end_ns - w->span.start_ns
+			      : 0;
 
 	for (int d = 0; d < SB_DDIR_COUNT && rj->dir; d++)
-		sb_dir_merge(&rj->dir[d], &w->dir[d]);
-	rj->cancelled += w->cancelled;
+		sb_dir_merge(&rj->dir[d], &w->meas.dir[d]);
+	rj->cancelled += w->fl.cancelled;
 	if (rt > rj->runtime_ns)
 		rj->runtime_ns = rt;
-	if (w->error)
-		job_fail(rj, w->error, w->errmsg);
+	if (w->err.code)
+		job_fail(rj, w->err.code, w->err.msg);
 }
 
 /*

@@ -33,7 +33,7 @@ void sb_watch_init(struct sb_watch *wt, struct sb_ctx *ctx, uint64_t grace_ns)
 static uint64_t due_ns(const struct sb_watch *wt, const struct sb_worker *w,
 		       int *why)
 {
-	uint64_t d = __atomic_load_n(&w->deadline_ns, __ATOMIC_RELAXED);
+	uint64_t d = __atomic_load_n(&w->span.deadline_ns, __ATOMIC_RELAXED);
 	uint64_t t = wt->stop_ns ? wt->stop_ns : UINT64_MAX;
 
 	*why = SB_ABANDON_STOP;
@@ -58,7 +58,7 @@ static void abandon(struct sb_watch *wt, struct sb_runjob *rj,
  * deadline through its wake fd, once for each. */
 static void wake(const struct sb_watch *wt, struct sb_worker *w, uint64_t now)
 {
-	uint64_t d = __atomic_load_n(&w->deadline_ns, __ATOMIC_RELAXED);
+	uint64_t d = __atomic_load_n(&w->span.deadline_ns, __ATOMIC_RELAXED);
 
 	if (wt->stop_ns && !w->watch.woke_stop) {
 		w->watch.woke_stop = 1;
@@ -80,7 +80,7 @@ static int watch_worker(struct sb_watch *wt, struct sb_runjob *rj,
 	    __atomic_load_n(&w->finished, __ATOMIC_ACQUIRE))
 		return 1;
 	/* The same word twice is the same call: one that never ended. */
-	hook = __atomic_load_n(&w->hook, __ATOMIC_ACQUIRE);
+	hook = __atomic_load_n(&w->hook.at, __ATOMIC_ACQUIRE);
 	if (hook != w->watch.seen_hook || !w->watch.seen_ns) {
 		w->watch.seen_hook = hook;
 		w->watch.seen_ns = now;
@@ -161,28 +161,30 @@ void sb_watch_take(struct sb_worker *copy, const struct sb_worker *w)
 	copy->rj = w->rj;
 	copy->idx = w->idx;
 	copy->phase = w->phase;
-	copy->start_ns = ld(&w->start_ns);
-	copy->ramp_end_ns = ld(&w->ramp_end_ns);
-	copy->end_ns = w->watch.abandoned_ns;
-	if (copy->ramp_end_ns > copy->start_ns)
-		copy->start_ns = copy->ramp_end_ns < copy->end_ns
-					 ? copy->ramp_end_ns
-					 : copy->end_ns;
+	copy->span.start_ns = ld(&w->span.start_ns);
+	copy->span.ramp_end_ns = ld(&w->span.ramp_end_ns);
+	copy->span.end_ns = w->watch.abandoned_ns;
+	if (copy->span.ramp_end_ns > copy->span.start_ns)
+		copy->span.start_ns = copy->span.ramp_end_ns < copy->span.end_ns
+					      ? copy->span.ramp_end_ns
+					      : copy->span.end_ns;
 	/* Its CPU time cannot be read from another thread: none counted. */
-	memcpy(&copy->ru_start, &w->ru_start, sizeof(copy->ru_start));
-	copy->ru_end = copy->ru_start;
-	copy->first_err = __atomic_load_n(&w->first_err, __ATOMIC_RELAXED);
+	memcpy(&copy->span.ru_start, &w->span.ru_start,
+	       sizeof(copy->span.ru_start));
+	copy->span.ru_end = copy->span.ru_start;
+	copy->err.first = __atomic_load_n(&w->err.first, __ATOMIC_RELAXED);
 	for (int d = 0; d < SB_DEPTH_BUCKETS; d++) {
-		copy->depth_dist[d] = ld(&w->depth_dist[d]);
-		copy->submit_dist[d] = ld(&w->submit_dist[d]);
-		copy->complete_dist[d] = ld(&w->complete_dist[d]);
+		copy->meas.depth_dist[d] = ld(&w->meas.depth_dist[d]);
+		copy->meas.submit_dist[d] = ld(&w->meas.submit_dist[d]);
+		copy->meas.complete_dist[d] = ld(&w->meas.complete_dist[d]);
 	}
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
-		sb_dir_snapshot(&copy->dir[d], &w->dir[d]);
-		copy->lat_sum_ns[d] = ld(&w->lat_sum_ns[d]);
+		sb_dir_snapshot(&copy->meas.dir[d], &w->meas.dir[d]);
+		copy->meas.lat_sum_ns[d] = ld(&w->meas.lat_sum_ns[d]);
 	}
-	sb_lat_snapshot(&copy->sync_lat, &w->sync_lat);
-	copy->cancelled = __atomic_load_n(&w->cancelled, __ATOMIC_RELAXED);
+	sb_lat_snapshot(&copy->meas.sync_lat, &w->meas.sync_lat);
+	copy->fl.cancelled =
+		__atomic_load_n(&w->fl.cancelled, __ATOMIC_RELAXED);
 	copy->watch.abandoned_ns = w->watch.abandoned_ns;
 	copy->watch.seen_hook = w->watch.seen_hook;
 	copy->watch.stuck_s = w->watch.stuck_s;

@@ -97,7 +97,7 @@ int sb_gen_next(struct sb_worker *w, struct sb_io_spec *spec)
 	sb_hook_leave(w);
 	if (rc == SB_GEN_END)
 		return rc;
-	if (rc == SB_GEN_WAIT && w->inflight)
+	if (rc == SB_GEN_WAIT && w->fl.inflight)
 		return SB_STREAM_WAIT;
 	if (rc)
 		return bad_next(w, rc);
@@ -105,7 +105,7 @@ int sb_gen_next(struct sb_worker *w, struct sb_io_spec *spec)
 		return bad_spec(w, spec, 0);
 	/* Open already, unless a phase within openfiles= closed it. */
 	if (sb_wfile_open(w, spec->file))
-		return w->error;
+		return w->err.code;
 	if (is_sync(spec->ddir))
 		return 0;
 	if (spec->ddir >= SB_DDIR_COUNT || spec->length == 0 ||

@@ -19,9 +19,6 @@
 static const char *const ddir_names[] = {"read", "write", "trim",
 					 "",	 "sync",  "datasync"};
 
-/* After this many, further non-fatal errors are only counted. */
-#define SB_ERRORS_LOGGED 10
-
 static uint64_t now_ns(void)
 {
 	return sb_host_services.now_ns();
@@ -32,9 +29,9 @@ static uint64_t now_ns(void)
  * enough to end the job on time without a clock read per I/O. */
 static uint64_t done_ns(struct sb_worker *w)
 {
-	if (w->meas || w->gen.fb || !(w->clock_tick++ & 63))
-		w->last_now_ns = now_ns();
-	return w->last_now_ns;
+	if (w->timing.what || w->gen.fb || !(w->meas.clock_tick++ & 63))
+		w->meas.last_now_ns = now_ns();
+	return w->meas.last_now_ns;
 }
 
 /* fio's depth buckets: 1, 2-3, 4-7, 8-15, 16-31, 32-63, >=64 (n >= 1). */
@@ -54,26 +51,6 @@ static unsigned batch_bucket(unsigned n)
 		return n ? 1 : 0;
 	b = 31u - (unsigned)__builtin_clz(n - 1); /* ceil(log2 n) - 1 */
 	return b < SB_DEPTH_BUCKETS - 1 ? b : SB_DEPTH_BUCKETS - 1;
-}
-
-static int policy(struct sb_worker *w, int kind, int err, const char *msg)
-{
-	const struct sb_job_cfg *c = &w->rj->cfg;
-
-	if (kind == 2 && w->rj->opts.verify_fatal)
-		return sb_wfail(w, -err, "%s", msg);
-	if (!sb_err_is_nonfatal(c->coe, &c->ignerr, kind, err))
-		return sb_wfail(w, -err, "%s", msg);
-	if (!w->first_err)
-		w->first_err = -err;
-	if (w->err_logged < SB_ERRORS_LOGGED)
-		sb_log(w->rj->ctx, SB_LOG_WARN, NULL,
-		       "job %s: %s (the job goes on)%s", w->rj->def->name, msg,
-		       w->err_logged + 1 == SB_ERRORS_LOGGED
-			       ? "; further errors are counted, not shown"
-			       : "");
-	w->err_logged++;
-	return 0;
 }
 
 /*
@@ -113,7 +90,10 @@ static int io_error(struct sb_worker *w, const struct sb_io *io)
 		      ddir_names[io->ddir], io->file->path,
 		      (unsigned long long)io->offset,
 		      (unsigned long long)io->length, why);
-	return policy(w, io->ddir == SB_DDIR_READ ? 0 : 1, err, msg);
+	return sb_wpolicy(w,
+			  io->ddir == SB_DDIR_READ ? SB_ERRKIND_READ
+						   : SB_ERRKIND_WRITE,
+			  err, msg);
 }
 
 static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
@@ -126,10 +106,10 @@ static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
 		return 0;
 	sb_msg_format(msg, sizeof(msg), "verify failed on %s: %s",
 		      s->io.file->path, why);
-	w->dir[SB_DDIR_READ].errors++;
+	w->meas.dir[SB_DDIR_READ].errors++;
 	if (!w->vck.bad++)
 		sb_msg_format(w->vck.first, sizeof(w->vck.first), "%s", msg);
-	return policy(w, 2, EILSEQ, msg);
+	return sb_wpolicy(w, SB_ERRKIND_VERIFY, EILSEQ, msg);
 }
 
 /* rate_min/rate_iops_min, over each rate_cycle of the main phase. */
@@ -138,19 +118,19 @@ static void check_min_rate(struct sb_worker *w, uint64_t now)
 	const struct sb_job_opts *o = &w->rj->opts;
 	uint64_t el;
 
-	if (!w->cycle_start_ns) {
-		w->cycle_start_ns = now;
+	if (!w->meas.cycle_start_ns) {
+		w->meas.cycle_start_ns = now;
 		return;
 	}
-	el = now - w->cycle_start_ns;
+	el = now - w->meas.cycle_start_ns;
 	if (el < o->ratecycle_ns)
 		return;
 	for (int d = 0; d < SB_DDIR_COUNT; d++) {
-		double bps = (double)w->cycle_bytes[d] * 1e9 / (double)el;
-		double iops = (double)w->cycle_ios[d] * 1e9 / (double)el;
+		double bps = (double)w->meas.cycle_bytes[d] * 1e9 / (double)el;
+		double iops = (double)w->meas.cycle_ios[d] * 1e9 / (double)el;
 
 		/* fio checks a direction once it has moved anything. */
-		if (!w->dir[d].bytes)
+		if (!w->meas.dir[d].bytes)
 			continue;
 		if (o->rate_min[d] && bps < (double)o->rate_min[d])
 			sb_wfail(
@@ -167,10 +147,10 @@ static void check_min_rate(struct sb_worker *w, uint64_t now)
 				 "IOPS over the last %llu ms",
 				 (long long)o->rate_iops_min[d], ddir_names[d],
 				 iops, (unsigned long long)(el / 1000000));
-		w->cycle_bytes[d] = 0;
-		w->cycle_ios[d] = 0;
+		w->meas.cycle_bytes[d] = 0;
+		w->meas.cycle_ios[d] = 0;
 	}
-	w->cycle_start_ns = now;
+	w->meas.cycle_start_ns = now;
 }
 
 int sb_has_min_rate(const struct sb_job_opts *o)
@@ -190,11 +170,12 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 		if (io->result < 0)
 			return io_error(w, io);
 		/* fio's "sync" figures: how long each fsync took. */
-		if (w->meas && w->phase == SB_PH_MAIN && now >= w->ramp_end_ns)
-			sb_lat_add(&w->sync_lat, now - s->issue_ns);
+		if (w->timing.what && w->phase == SB_PH_MAIN &&
+		    now >= w->span.ramp_end_ns)
+			sb_lat_add(&w->meas.sync_lat, now - s->issue_ns);
 		return 0;
 	}
-	d = &w->dir[io->ddir];
+	d = &w->meas.dir[io->ddir];
 	if (io->result < 0 || (uint64_t)io->result != io->length) {
 		if (io->result > 0 && (uint64_t)io->result > io->length)
 			return sb_wbroke(
@@ -207,7 +188,7 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 		/* fill_device: a full device ends the job, as planned. */
 		if (w->rj->opts.fill_device && io->ddir == SB_DDIR_WRITE &&
 		    (io->result == -ENOSPC || io->result >= 0)) {
-			w->full = 1;
+			w->fl.full = 1;
 			return 0;
 		}
 		d->errors++;
@@ -216,33 +197,33 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 		return io_error(w, io);
 	}
 	if (w->phase == SB_PH_LAYOUT || w->phase == SB_PH_PREREAD ||
-	    now < w->ramp_end_ns)
+	    now < w->span.ramp_end_ns)
 		return s->verify ? verify_read(w, s) : 0;
 	/* Relaxed atomic stores (plain moves): the interval thread reads
 	 * these three while the worker runs. */
 	__atomic_store_n(&d->ios, d->ios + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->bytes, d->bytes + io->length, __ATOMIC_RELAXED);
-	if (w->meas) {
+	if (w->timing.what) {
 		uint64_t lat = now - s->issue_ns;
 		uint64_t slat = async ? s->submit_ns - s->issue_ns : 0;
 
-		if (w->meas & SB_MEAS_LAT)
+		if (w->timing.what & SB_MEAS_LAT)
 			sb_lat_add(&d->lat, lat);
-		if (w->meas & SB_MEAS_CLAT)
+		if (w->timing.what & SB_MEAS_CLAT)
 			sb_lat_add(&d->clat, lat - slat);
-		if (async && (w->meas & SB_MEAS_SLAT))
+		if (async && (w->timing.what & SB_MEAS_SLAT))
 			sb_lat_add(&d->slat, slat);
-		__atomic_store_n(&w->lat_sum_ns[io->ddir],
-				 w->lat_sum_ns[io->ddir] + lat,
+		__atomic_store_n(&w->meas.lat_sum_ns[io->ddir],
+				 w->meas.lat_sum_ns[io->ddir] + lat,
 				 __ATOMIC_RELAXED);
-		if (w->log)
-			sb_fiolog_io(w->log, now - w->start_ns, io->ddir,
-				     io->length, io->offset, slat, lat - slat,
-				     lat);
+		if (w->timing.log)
+			sb_fiolog_io(w->timing.log, now - w->span.start_ns,
+				     io->ddir, io->length, io->offset, slat,
+				     lat - slat, lat);
 	}
-	if (w->min_rate && w->phase == SB_PH_MAIN) {
-		w->cycle_bytes[io->ddir] += io->length;
-		w->cycle_ios[io->ddir]++;
+	if (w->timing.min_rate && w->phase == SB_PH_MAIN) {
+		w->meas.cycle_bytes[io->ddir] += io->length;
+		w->meas.cycle_ios[io->ddir]++;
 		check_min_rate(w, now);
 	}
 	/* Checked after it is counted: a bad block was still read. */
@@ -272,28 +253,38 @@ static int complete(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	return rc;
 }
 
+/* As a phase starts, every slot the engine does not hold is free (an
+ * engine without cancel() may still hold some the last drain gave up on). */
+static void free_idle(struct sb_worker *w)
+{
+	w->fl.nfree = 0;
+	for (unsigned i = 0; i < w->slots.depth; i++)
+		if (!w->slots.all[i].queued)
+			w->fl.free[w->fl.nfree++] = &w->slots.all[i];
+}
+
 static void return_slot(struct sb_worker *w, struct sb_ioslot *s)
 {
-	w->free_slots[w->nfree++] = s;
+	w->fl.free[w->fl.nfree++] = s;
 }
 
 /* The slot of an I/O the engine hands back, or NULL when it is none of
  * this worker's. */
 static struct sb_ioslot *slot_of(struct sb_worker *w, const struct sb_io *io)
 {
-	uintptr_t k = ((uintptr_t)io - (uintptr_t)&w->slots[0].io) /
-		      sizeof(*w->slots);
+	uintptr_t k = ((uintptr_t)io - (uintptr_t)&w->slots.all[0].io) /
+		      sizeof(*w->slots.all);
 
-	if (!io || k >= w->depth || &w->slots[k].io != io)
+	if (!io || k >= w->slots.depth || &w->slots.all[k].io != io)
 		return NULL;
-	return &w->slots[k];
+	return &w->slots.all[k];
 }
 
 void sb_io_callback(void *owner, struct sb_io *io)
 {
 	struct sb_worker *w = owner;
 	struct sb_ioslot *s = slot_of(w, io);
-	uint64_t t, hook = w->hook;
+	uint64_t t, hook = w->hook.at;
 
 	if (!s) {
 		sb_wbroke(w, &w->eng.h,
@@ -301,11 +292,11 @@ void sb_io_callback(void *owner, struct sb_io *io)
 		return;
 	}
 	t = done_ns(w);
-	if (s == w->in_queue && !s->queued && !s->done_in_queue) {
+	if (s == w->fl.in_queue && !s->queued && !s->done_in_queue) {
 		/* Finished before queue() even returned: completed once
 		 * queue() says it was accepted, timed as of now. */
 		s->done_in_queue = 1;
-		s->submit_ns = w->meas ? t : 0;
+		s->submit_ns = w->timing.what ? t : 0;
 		return;
 	}
 	if (!s->queued) {
@@ -315,10 +306,10 @@ void sb_io_callback(void *owner, struct sb_io *io)
 		return;
 	}
 	s->queued = 0;
-	w->inflight--;
-	w->ncallback++;
+	w->fl.inflight--;
+	w->fl.ncallback++;
 	/* Not committed yet: submitted and done at once. */
-	if (w->meas && !s->submit_ns)
+	if (w->timing.what && !s->submit_ns)
 		s->submit_ns = t;
 	complete(w, s, t, 1);
 	return_slot(w, s);
@@ -348,32 +339,32 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max,
 		uint64_t timeout_ns, uint64_t *t)
 {
 	const struct sb_engine_ops *ops = w->rj->eops;
-	uint64_t cb = w->ncallback;
-	unsigned had = w->inflight;
+	uint64_t cb = w->fl.ncallback;
+	unsigned had = w->fl.inflight;
 	int n;
 
-	if (min > w->inflight)
-		min = w->inflight;
-	if (max > w->inflight)
-		max = w->inflight;
+	if (min > w->fl.inflight)
+		min = w->fl.inflight;
+	if (max > w->fl.inflight)
+		max = w->fl.inflight;
 	sb_hook_enter(w, SB_HOOK_GETEVENTS);
 	n = ops->getevents(&w->eng.env, min, max, timeout_ns);
 	sb_hook_leave(w);
-	cb = w->ncallback - cb;
+	cb = w->fl.ncallback - cb;
 	if (n < 0)
 		return sb_whook_failed(w, &w->eng.h, n, "getevents");
 	/* Fewer than min is allowed when the wait was bounded, or the wake
 	 * fd may have cut it short (a stop, a deadline). */
 	if ((n == 0 && !cb && min && timeout_ns == SB_WAIT_FOREVER &&
-	     !sb_stopping(w->rj->ctx) && w->deadline_ns == UINT64_MAX) ||
-	    (unsigned)n > max || (unsigned)n > w->inflight)
+	     !sb_stopping(w->rj->ctx) && w->span.deadline_ns == UINT64_MAX) ||
+	    (unsigned)n > max || (unsigned)n > w->fl.inflight)
 		return sb_wbroke(w, &w->eng.h,
 				 "getevents(min %u, max %u) returned %d, with "
 				 "%u I/Os in flight",
 				 min, max, n, had);
 	*t = done_ns(w);
 	if (n + cb)
-		w->complete_dist[batch_bucket((unsigned)(n + cb))]++;
+		w->meas.complete_dist[batch_bucket((unsigned)(n + cb))]++;
 	for (int i = 0; i < n; i++) {
 		struct sb_io *io;
 		struct sb_ioslot *s;
@@ -398,11 +389,11 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max,
 					 "handed back already)",
 					 i);
 		s->queued = 0;
-		w->inflight--;
+		w->fl.inflight--;
 		complete(w, s, *t, 1);
 		return_slot(w, s);
 	}
-	return w->error;
+	return w->err.code;
 }
 
 static void commit_queued(struct sb_worker *w, unsigned *nqueued)
@@ -418,11 +409,11 @@ static void commit_queued(struct sb_worker *w, unsigned *nqueued)
 	sb_hook_leave(w);
 	if (c)
 		sb_whook_failed(w, &w->eng.h, c, "commit");
-	w->submit_dist[batch_bucket(*nqueued)]++;
-	t = w->meas ? now_ns() : 0;
+	w->meas.submit_dist[batch_bucket(*nqueued)]++;
+	t = w->timing.what ? now_ns() : 0;
 	/* One that completed inside commit() was timed there. */
 	while (*nqueued) {
-		struct sb_ioslot *s = w->queued[--*nqueued];
+		struct sb_ioslot *s = w->fl.queued[--*nqueued];
 
 		if (s->queued && !s->submit_ns)
 			s->submit_ns = t;
@@ -467,15 +458,15 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 	s->done_in_queue = 0;
 	/* A capped I/O's latency counts from when it was due, so a stalled
 	 * device cannot hide behind the cap. */
-	s->issue_ns = s->intended_ns	     ? s->intended_ns
-		      : w->meas || w->gen.fb ? now_ns()
-					     : 0;
-	w->depth_dist[depth_bucket(w->inflight + 1)]++;
-	w->in_queue = s;
+	s->issue_ns = s->intended_ns		    ? s->intended_ns
+		      : w->timing.what || w->gen.fb ? now_ns()
+						    : 0;
+	w->meas.depth_dist[depth_bucket(w->fl.inflight + 1)]++;
+	w->fl.in_queue = s;
 	sb_hook_enter(w, SB_HOOK_QUEUE);
 	q = ops->queue(&w->eng.env, &s->io);
 	sb_hook_leave(w);
-	w->in_queue = NULL;
+	w->fl.in_queue = NULL;
 	if (s->done_in_queue) {
 		if (q != SB_Q_QUEUED) {
 			return_slot(w, s);
@@ -487,24 +478,24 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 				q);
 			return 0;
 		}
-		w->submit_dist[1]++;
-		w->complete_dist[1]++;
+		w->meas.submit_dist[1]++;
+		w->meas.complete_dist[1]++;
 		complete(w, s, s->submit_ns ? s->submit_ns : done_ns(w), 1);
 		return_slot(w, s);
 	} else if (q == SB_Q_COMPLETED) {
 		t = done_ns(w);
 		/* fio counts a synchronous I/O as submitted and reaped alone.
 		 */
-		w->submit_dist[1]++;
-		w->complete_dist[1]++;
+		w->meas.submit_dist[1]++;
+		w->meas.complete_dist[1]++;
 		complete(w, s, t, 0);
 		return_slot(w, s);
 		if (t >= deadline || sb_stopping(w->rj->ctx))
 			*end = 1;
 	} else if (q == SB_Q_QUEUED && ops->getevents) {
 		s->queued = 1;
-		w->queued[(*nqueued)++] = s;
-		w->inflight++;
+		w->fl.queued[(*nqueued)++] = s;
+		w->fl.inflight++;
 	} else if (q == SB_Q_BUSY) {
 		/* With nothing in flight, the loop waits before it asks
 		 * again (busy_wait). */
@@ -523,7 +514,7 @@ static void clear_wake(const struct sb_worker *w)
 {
 	uint64_t v;
 
-	if (w->wake_open && read(w->wake_fd, &v, sizeof(v)) < 0)
+	if (w->wake.open && read(w->wake.fd, &v, sizeof(v)) < 0)
 		return; /* EAGAIN: it was not written */
 }
 
@@ -538,7 +529,7 @@ static void clear_wake(const struct sb_worker *w)
 static int busy_wait(struct sb_worker *w, uint64_t deadline, int *backoff_ms)
 {
 	uint64_t left = wait_left(w, deadline);
-	struct pollfd p = {.fd = w->wake_open ? w->wake_fd : -1,
+	struct pollfd p = {.fd = w->wake.open ? w->wake.fd : -1,
 			   .events = POLLIN};
 	int ms = *backoff_ms ? *backoff_ms : 1;
 
@@ -558,8 +549,8 @@ static void cancel_inflight(struct sb_worker *w)
 {
 	const struct sb_engine_ops *ops = w->rj->eops;
 
-	for (unsigned i = 0; i < w->depth && w->inflight; i++) {
-		struct sb_ioslot *s = &w->slots[i];
+	for (unsigned i = 0; i < w->slots.depth && w->fl.inflight; i++) {
+		struct sb_ioslot *s = &w->slots.all[i];
 		int rc;
 
 		if (!s->queued)
@@ -568,8 +559,8 @@ static void cancel_inflight(struct sb_worker *w)
 		rc = ops->cancel(&w->eng.env, &s->io);
 		sb_hook_leave(w);
 		s->queued = 0;
-		w->inflight--;
-		w->cancelled++;
+		w->fl.inflight--;
+		w->fl.cancelled++;
 		return_slot(w, s);
 		if (rc)
 			sb_log(w->rj->ctx, SB_LOG_WARN, w->eng.h.who,
@@ -604,11 +595,12 @@ static void drain(struct sb_worker *w)
 	int can_cancel = w->rj->eops->cancel != NULL, idle = 0;
 	uint64_t until, now = now_ns(), t;
 
-	if (!w->inflight)
+	if (!w->fl.inflight)
 		return;
-	until = w->error || sb_stopping(w->rj->ctx) ? now : now + drain_ns(w);
-	while (w->inflight) {
-		unsigned before = w->inflight;
+	until = w->err.code || sb_stopping(w->rj->ctx) ? now
+						       : now + drain_ns(w);
+	while (w->fl.inflight) {
+		unsigned before = w->fl.inflight;
 		uint64_t timeout = SB_WAIT_FOREVER;
 
 		if (can_cancel) {
@@ -619,8 +611,8 @@ static void drain(struct sb_worker *w)
 		/* The wake fd was written for the stop or deadline that
 		 * ended the loop; this wait is bounded otherwise. */
 		clear_wake(w);
-		if (reap(w, 1, w->inflight, timeout, &t) < 0 && !can_cancel &&
-		    w->inflight == before)
+		if (reap(w, 1, w->fl.inflight, timeout, &t) < 0 &&
+		    !can_cancel && w->fl.inflight == before)
 			break;
 		now = now_ns();
 		if (can_cancel && now >= until)
@@ -628,7 +620,7 @@ static void drain(struct sb_worker *w)
 		/* An engine without cancel that gives nothing back even
 		 * though the wait had no bound is not asked forever (a stale
 		 * wake-up returns early at most twice). */
-		idle = w->inflight == before ? idle + 1 : 0;
+		idle = w->fl.inflight == before ? idle + 1 : 0;
 		if (!can_cancel && idle > 2)
 			break;
 	}
@@ -640,7 +632,7 @@ int sb_io_loop(struct sb_worker *w)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
 	struct sb_ioslot *pending = NULL;
-	unsigned nqueued = 0, depth = w->depth;
+	unsigned nqueued = 0, depth = w->slots.depth;
 	/* fio's defaults: submit each I/O at once, wait for one and take
 	 * one, refill as soon as there is room. */
 	unsigned batch =
@@ -652,28 +644,26 @@ int sb_io_loop(struct sb_worker *w)
 	unsigned cmax =
 		bound(o->iodepth_batch_complete_max, cmin ? cmin : 1, depth);
 	unsigned low = bound(o->iodepth_low, depth, depth);
-	uint64_t deadline = UINT64_MAX, t;
+	uint64_t deadline = w->span.deadline_ns, t;
 	int end = 0, draining = 0, wait = 0, backoff_ms = 0;
 
-	if (w->phase == SB_PH_MAIN && o->runtime_ns)
-		deadline = w->ramp_end_ns + o->runtime_ns;
-	/* The main thread's watch and host->deadline_ns() read it too. */
-	__atomic_store_n(&w->deadline_ns, deadline, __ATOMIC_RELAXED);
+	free_idle(w);
 	/* A wake-up for an earlier phase's deadline is spent. */
 	if (!sb_stopping(w->rj->ctx))
 		clear_wake(w);
 	if (w->phase != SB_PH_MAIN)
 		batch = cmin = 1, low = depth;
-	while (!w->error) {
-		if (draining && w->inflight <= low)
+	while (!w->err.code) {
+		if (draining && w->fl.inflight <= low)
 			draining = 0;
 		wait = 0;
-		while (!end && !w->error && !draining && w->inflight < depth) {
+		while (!end && !w->err.code && !draining &&
+		       w->fl.inflight < depth) {
 			struct sb_ioslot *s = pending;
 			int g;
 
 			if (!s) {
-				s = w->free_slots[--w->nfree];
+				s = w->fl.free[--w->fl.nfree];
 				g = sb_stream_next(w, s);
 				if (g) {
 					return_slot(w, s);
@@ -692,9 +682,9 @@ int sb_io_loop(struct sb_worker *w)
 				commit_queued(w, &nqueued);
 		}
 		commit_queued(w, &nqueued);
-		if (w->inflight >= depth && low < depth)
+		if (w->fl.inflight >= depth && low < depth)
 			draining = 1;
-		if (!w->inflight) {
+		if (!w->fl.inflight) {
 			if (end)
 				break;
 			if (pending && busy_wait(w, deadline, &backoff_ms))
@@ -713,5 +703,5 @@ int sb_io_loop(struct sb_worker *w)
 	drain(w);
 	if (pending)
 		return_slot(w, pending);
-	return w->error;
+	return w->err.code;
 }

@@ -292,12 +292,118 @@ struct sb_worker_gen {
 	int fb;
 };
 
+/* The I/O slots and their buffers, made and freed by worker/slots.c; fixed
+ * while the worker runs. */
+struct sb_worker_slots {
+	unsigned depth;
+	struct sb_ioslot *all;
+	void *bufs;
+	uint64_t buf_bytes; /* per slot */
+};
+
+/* Where each slot is, written only by worker/ioloop.c (slots.c allocates
+ * the arrays): free, queued since the last commit, or in flight. */
+struct sb_worker_flight {
+	struct sb_ioslot **free, **queued;
+	unsigned nfree, inflight;
+	/* I/Os handed back by host->complete(), and the one in queue() now
+	 * (such a completion may come before queue() returns). */
+	uint64_t ncallback;
+	struct sb_ioslot *in_queue;
+	/* I/Os given up by cancel() at the end; the watch loads it
+	 * (relaxed) from an abandoned worker. */
+	uint64_t cancelled;
+	int full; /* fill_device: ENOSPC seen */
+};
+
+/* The I/O stream's budget and the write buffers' content, written only by
+ * worker/stream.c. */
+struct sb_worker_stream {
+	uint64_t ios_left; /* number_ios budget */
+	struct sb_buf_state bst;
+};
+
+/* What is timed and logged, set by worker.c before the first phase and
+ * read-only afterwards. */
+struct sb_worker_timing {
+	unsigned what;	       /* enum sb_meas */
+	int min_rate;	       /* rate_min or rate_iops_min is set */
+	struct sb_fiolog *log; /* write_*_log, or NULL */
+};
+
+/* What the worker measured, written only by worker/ioloop.c's
+ * completions. dir[].ios, dir[].bytes and lat_sum_ns are written with
+ * relaxed atomic stores, so the interval thread may load them while the
+ * worker runs. The rest is read after the join, or by the watch from a
+ * worker it gave up on (sb_watch_take): that worker has been in one
+ * plugin call since the release store of hook.at the watch acquired, so
+ * plain stores are seen. */
+struct sb_worker_meas {
+	struct sb_dir_acc dir[SB_DDIR_COUNT];
+	/* Total latency of the measured I/Os, for per-period means. */
+	uint64_t lat_sum_ns[SB_DDIR_COUNT];
+	/* fio's I/O depth, submit and complete distributions. */
+	uint64_t depth_dist[SB_DEPTH_BUCKETS];
+	uint64_t submit_dist[SB_DEPTH_BUCKETS];
+	uint64_t complete_dist[SB_DEPTH_BUCKETS];
+	struct sb_lat_acc sync_lat; /* fsync/fdatasync latencies */
+	uint64_t clock_tick;	    /* gtod_reduce: completions since a read */
+	uint64_t last_now_ns;	    /* gtod_reduce: the last clock read */
+	/* rate_min/rate_iops_min: what the current rate_cycle has done. */
+	uint64_t cycle_start_ns;
+	uint64_t cycle_bytes[SB_DDIR_COUNT], cycle_ios[SB_DDIR_COUNT];
+};
+
+/* When the worker ran, written only by worker.c: the measured run (after
+ * ramp_time), the current phase's deadline (relaxed: the watch and
+ * host->deadline_ns() read it), and the thread's CPU time. */
+struct sb_worker_span {
+	uint64_t start_ns, end_ns;
+	uint64_t ramp_end_ns; /* completions before it are not counted */
+	uint64_t deadline_ns; /* the phase ends here (runtime=) */
+	struct rusage ru_start, ru_end;
+};
+
+/* How the worker failed, written only by worker/fail.c: the error that
+ * ends it and its message, and the errors the job went on after. */
+struct sb_worker_err {
+	int code;
+	char msg[SB_ERRMSG_MAX];
+	uint64_t logged; /* non-fatal errors shown so far */
+	int first;	 /* the first error the job went on after, -errno */
+};
+
+/* The eventfd engines poll beside their sockets (env->wake_fd): made and
+ * closed by worker.c on the main thread, written by the watch
+ * (sb_worker_wake), cleared by the I/O loop before it waits on in-flight
+ * I/Os again. */
+struct sb_worker_wake {
+	int fd, open;
+};
+
+/* Which plugin call the worker is in: (calls << SB_HOOK_BITS) | enum
+ * sb_hook, stored by worker.h's sb_hook_enter/leave only, around every
+ * engine and generator call (relaxed, SB_HOOK_NONE between calls), so the
+ * main thread can tell a call that never returns from many short ones
+ * without a clock read on the I/O path. */
+struct sb_worker_hook {
+	uint64_t at;
+	uint64_t calls;
+};
+
+/*
+ * One clone of a job. Each part below is written by one file (its comment
+ * says which); the fields here are set by run/job_run.c when it makes the
+ * worker (rj, idx, layout, thread; finished as the thread leaves) and by
+ * worker.c (phase).
+ */
 struct sb_worker {
 	struct sb_runjob *rj;
 	unsigned idx;
 	int layout; /* lay the files out; measure nothing */
 	int phase;  /* enum sb_phase */
 	pthread_t thread;
+	int finished; /* set (release) as the thread leaves */
 	struct sb_worker_engine eng;
 	struct sb_worker_gen gen;
 
@@ -307,68 +413,22 @@ struct sb_worker {
 	unsigned nfiles;
 	struct sb_file_service svc;
 	struct sb_fio_state fio;
+	FILE *iolog; /* write_iolog, or NULL: worker/iolog.c's */
 
-	unsigned depth, inflight;
-	struct sb_ioslot *slots;
-	struct sb_ioslot **free_slots, **queued;
-	unsigned nfree;
-	void *bufs;
-	uint64_t buf_bytes; /* per slot */
-	struct sb_buf_state bst;
-	uint64_t start_ns, end_ns; /* of the measured run, after ramp_time */
-	uint64_t ramp_end_ns;	   /* completions before it are not counted */
-	uint64_t ios_left;	   /* number_ios budget */
-	uint64_t deadline_ns;	   /* the phase ends here (runtime=) */
+	struct sb_worker_slots slots;
+	struct sb_worker_flight fl;
+	struct sb_worker_stream st;
 	struct sb_worker_syncs syncs;
-	int full;    /* fill_device: ENOSPC seen */
-	FILE *iolog; /* write_iolog, or NULL */
 	struct sb_worker_pace pace;
-	/* rate_min/rate_iops_min: what the current rate_cycle has done. */
-	uint64_t cycle_start_ns;
-	uint64_t cycle_bytes[SB_DDIR_COUNT], cycle_ios[SB_DDIR_COUNT];
 	struct sb_worker_vstream vs;
 	struct sb_worker_vcheck vck;
-	uint64_t err_logged;
-	int first_err; /* the first error the job went on after, -errno */
-	/* Total latency of the measured I/Os, for the interval thread's
-	 * per-period means. It, dir[].ios and dir[].bytes are written with
-	 * relaxed atomic stores (only this worker writes them), so that
-	 * thread may load them while the worker runs. */
-	uint64_t lat_sum_ns[SB_DDIR_COUNT];
-	int min_rate; /* rate_min or rate_iops_min is set */
-	/* fio's I/O depth, submit and complete distributions. */
-	uint64_t depth_dist[SB_DEPTH_BUCKETS];
-	uint64_t submit_dist[SB_DEPTH_BUCKETS];
-	uint64_t complete_dist[SB_DEPTH_BUCKETS];
-	unsigned meas;	       /* enum sb_meas: what is timed */
-	uint64_t clock_tick;   /* gtod_reduce: completions since a clock read */
-	uint64_t last_now_ns;  /* gtod_reduce: the last clock read */
-	struct sb_fiolog *log; /* write_*_log, or NULL */
-	struct sb_lat_acc sync_lat; /* fsync/fdatasync latencies */
-	struct rusage ru_start, ru_end;
-	int error;
-	char errmsg[SB_ERRMSG_MAX];
-	struct sb_dir_acc dir[SB_DDIR_COUNT];
-
-	/* Which plugin call the worker is in: (calls << SB_HOOK_BITS) | enum
-	 * sb_hook, stored around every engine and generator call (relaxed,
-	 * SB_HOOK_NONE between calls), so the main thread can tell a call
-	 * that never returns from many short ones without a clock read on
-	 * the I/O path. */
-	uint64_t hook;
-	uint64_t ncalls;
-	int finished; /* set (release) as the thread leaves */
+	struct sb_worker_timing timing;
+	struct sb_worker_meas meas;
+	struct sb_worker_span span;
+	struct sb_worker_err err;
+	struct sb_worker_hook hook;
 	struct sb_worker_watch watch;
-
-	/* The eventfd engines poll beside their sockets (env->wake_fd):
-	 * made and closed by the main thread, written by its watch, cleared
-	 * by the worker before it waits on in-flight I/Os again. */
-	int wake_fd, wake_open;
-	/* I/Os handed back by host->complete(), and the one in queue() now
-	 * (such a completion may come before queue() returns). */
-	uint64_t ncallback;
-	struct sb_ioslot *in_queue;
-	uint64_t cancelled; /* I/Os given up by cancel() at the end */
+	struct sb_worker_wake wake;
 };
 
 enum sb_abandon_why {

@@ -33,8 +33,8 @@ void sb_wait_until(struct sb_worker *w, uint64_t t)
 	uint64_t now;
 
 	/* Never past the end of the job's runtime, as fio caps its waits. */
-	if (t > w->deadline_ns)
-		t = w->deadline_ns;
+	if (t > w->span.deadline_ns)
+		t = w->span.deadline_ns;
 
 	while ((now = now_ns()) < t && !sb_stopping(w->rj->ctx)) {
 		uint64_t left = t - now;
@@ -111,7 +111,7 @@ void sb_think_wait(struct sb_worker *w)
 	spin = o->thinktime_spin_ns < o->thinktime_ns ? o->thinktime_spin_ns
 						      : o->thinktime_ns;
 	start = now_ns();
-	while (now_ns() - start < spin && now_ns() < w->deadline_ns &&
+	while (now_ns() - start < spin && now_ns() < w->span.deadline_ns &&
 	       !sb_stopping(w->rj->ctx))
 		;
 	if (o->thinktime_ns > spin)

@@ -186,19 +186,15 @@ int sb_stream_dry(struct sb_worker *w)
 	struct sb_io_spec spec;
 	int rc;
 
-	w->phase = SB_PH_MAIN;
-	w->ios_left = w->rj->opts.number_ios > 0
-			      ? (uint64_t)w->rj->opts.number_ios
-			      : UINT64_MAX;
-	sb_fio_phase(&w->fio);
-	while (w->ios_left && (rc = sb_fio_next(&w->fio, &spec)) == 0) {
-		w->ios_left--;
+	sb_stream_phase(w);
+	while (w->st.ios_left && (rc = sb_fio_next(&w->fio, &spec)) == 0) {
+		w->st.ios_left--;
 		w->vs.nspecs++;
 		if (spec.ddir == SB_DDIR_WRITE)
 			mark_written(&w->files[spec.file], spec.offset,
 				     spec.length, w->vs.nwrites++);
 	}
-	return w->error;
+	return w->err.code;
 }
 
 /* The verify phase: the main phase's stream again, its writes read back. */
@@ -236,7 +232,7 @@ static int work(struct sb_worker *w, struct sb_io_spec *spec)
 		w->syncs.held = 0;
 		return 0;
 	}
-	if (!w->ios_left || w->full)
+	if (!w->st.ios_left || w->fl.full)
 		return SB_GEN_END;
 	return next_work(w, spec);
 }
@@ -248,14 +244,14 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 
 	if (w->vs.backlog_due) {
 		/* The backlog's writes must all have landed first. */
-		if (!w->vs.backlog_started && w->inflight)
+		if (!w->vs.backlog_started && w->fl.inflight)
 			return SB_STREAM_WAIT;
 		w->vs.backlog_started = 1;
 		if (backlog_read(w, s) == 0)
 			return 0;
 	}
 	rc = work(w, &spec);
-	if (rc == 0 && (spec.flags & SB_SPEC_DRAIN) && w->inflight) {
+	if (rc == 0 && (spec.flags & SB_SPEC_DRAIN) && w->fl.inflight) {
 		/* Asked for again once the loop has reaped everything. */
 		w->syncs.held_spec = spec;
 		w->syncs.held = 1;
@@ -276,7 +272,7 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 	if (rc == SB_GEN_END && w->vs.nbacklog && w->phase == SB_PH_MAIN) {
 		/* What the last full backlog left unchecked. */
 		w->vs.backlog_due = 1;
-		return w->inflight ? SB_STREAM_WAIT : main_next(w, s);
+		return w->fl.inflight ? SB_STREAM_WAIT : main_next(w, s);
 	}
 	if (rc == SB_GEN_END)
 		return end_sync(w, s);
@@ -290,7 +286,7 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 		/* A generator's sync: not one of number_ios=, as fio's. */
 		sync_io(w, s, spec.file, spec.ddir == SB_DDIR_DATASYNC);
 	} else {
-		w->ios_left--;
+		w->st.ios_left--;
 		w->vs.nspecs++;
 		sb_think_time(w);
 		set_io(w, s, (int)spec.ddir, spec.file, spec.offset,
@@ -319,6 +315,26 @@ int sb_stream_next(struct sb_worker *w, struct sb_ioslot *s)
 	return 0;
 }
 
+void sb_stream_phase(struct sb_worker *w)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+
+	/* number_ios counts the job's own I/Os only. */
+	w->st.ios_left = w->phase == SB_PH_MAIN && o->number_ios > 0
+				 ? (uint64_t)o->number_ios
+				 : UINT64_MAX;
+	sb_fio_phase(&w->fio);
+}
+
+void sb_stream_bufs_init(struct sb_worker *w, void *bufs, uint64_t bytes)
+{
+	const struct sb_runjob *rj = w->rj;
+
+	sb_buf_init(&w->st.bst, &rj->cfg.bcfg,
+		    (uint64_t)rj->opts.randseed ^ 0x5eed ^ w->idx);
+	sb_buf_fill(&w->st.bst, bufs, bytes);
+}
+
 void sb_stream_fill(struct sb_worker *w, struct sb_ioslot *s)
 {
 	const struct sb_job_cfg *c = &w->rj->cfg;
@@ -329,7 +345,7 @@ void sb_stream_fill(struct sb_worker *w, struct sb_ioslot *s)
 		sb_verify_fill(&c->vcfg, s->io.buf, s->io.length, s->io.offset,
 			       s->vseed);
 	else
-		sb_buf_prepare_write(&w->bst, s->io.buf, s->io.length,
+		sb_buf_prepare_write(&w->st.bst, s->io.buf, s->io.length,
 				     s->io.offset);
 }
 

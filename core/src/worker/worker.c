@@ -18,38 +18,6 @@
 #include "../util/rand.h"
 #include "contract.h"
 
-int sb_wvfail(struct sb_worker *w, int code, const char *fmt, va_list ap)
-{
-	if (w->error)
-		return w->error;
-	sb_msg_vformat(w->errmsg, sizeof(w->errmsg), fmt, ap);
-	w->error = code < 0 ? code : -EIO;
-	return w->error;
-}
-
-int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = sb_wvfail(w, code, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int sb_whook_failed(struct sb_worker *w, struct sb_handle *h, int code,
-		    const char *hook)
-{
-	if (code > 0)
-		return sb_wbroke(w, h,
-				 "%s() returned %d, which is neither 0 nor a "
-				 "negative error code",
-				 hook, code);
-	return sb_wfail(w, code, "%s %s: %s", h->who, hook,
-			sb_handle_errmsg(h, code));
-}
-
 static uint64_t now_ns(void)
 {
 	return sb_host_services.now_ns();
@@ -75,40 +43,7 @@ static void start_delay(struct sb_worker *w)
 
 static int alloc_slots(struct sb_worker *w)
 {
-	const struct sb_runjob *rj = w->rj;
-	uint64_t bs = sb_job_max_bs(&rj->opts);
-	int need_data = !(rj->eops->flags & SB_ENGINE_NO_DATA);
-
-	w->depth = w->layout ? 1 : rj->job.iodepth;
-	w->slots = calloc(w->depth, sizeof(*w->slots));
-	w->free_slots = calloc(w->depth, sizeof(*w->free_slots));
-	w->queued = calloc(w->depth, sizeof(*w->queued));
-	if (!w->slots || !w->free_slots || !w->queued)
-		return sb_wfail(w, -ENOMEM, "out of memory for %u I/Os",
-				w->depth);
-	/* Each buffer starts on a 4 KiB boundary, as engine.h promises and
-	 * O_DIRECT needs, whatever the block size. */
-	bs = (bs + 4095) & ~(uint64_t)4095;
-	w->buf_bytes = bs;
-	if (need_data) {
-		uint64_t total = bs * w->depth;
-
-		if (total / w->depth != bs ||
-		    posix_memalign(&w->bufs, 4096, total))
-			return sb_wfail(w, -ENOMEM,
-					"out of memory for %u buffers of %llu "
-					"bytes",
-					w->depth, (unsigned long long)bs);
-		sb_buf_init(&w->bst, &rj->cfg.bcfg,
-			    (uint64_t)rj->opts.randseed ^ 0x5eed ^ w->idx);
-		sb_buf_fill(&w->bst, w->bufs, total);
-	}
-	for (unsigned i = 0; i < w->depth; i++) {
-		w->slots[i].io.buf =
-			need_data ? (char *)w->bufs + i * bs : NULL;
-		w->free_slots[w->nfree++] = &w->slots[i];
-	}
-	return sb_stream_verify_init(w);
+	return sb_slots_alloc(w) ? w->err.code : sb_stream_verify_init(w);
 }
 
 /* What a generator plugin learns of its worker before the first next():
@@ -127,7 +62,7 @@ static int describe_worker(struct sb_worker *w)
 		const struct sb_file *f = &w->files[i].f;
 
 		if (sb_wfile_open(w, i))
-			return w->error;
+			return w->err.code;
 		w->gen.files[i] = (struct sb_gen_file){
 			.path = f->path,
 			.size = f->real_size > f->want_bytes ? f->real_size
@@ -140,7 +75,7 @@ static int describe_worker(struct sb_worker *w)
 		.nfiles = w->nfiles,
 		.files = w->gen.files,
 		.file_stride = sizeof(*w->gen.files),
-		.depth = w->depth,
+		.depth = w->slots.depth,
 		.seed = (uint64_t)o->randseed,
 		.max_bs = sb_job_max_bs(o),
 		.align = rj->job.direct ? 512 : 1,
@@ -169,11 +104,11 @@ static int start_generator(struct sb_worker *w)
 	    !(w->gen.state = calloc(1, rj->gops->state_size)))
 		return sb_wfail(w, -ENOMEM, "out of memory");
 	if (describe_worker(w))
-		return w->error;
+		return w->err.code;
 	sb_env_init(&w->gen.env, &w->gen.h, rj->gen_opts, w->gen.state,
 		    &rj->job, w->idx);
 	w->gen.env.wake_fd = w->eng.env.wake_fd;
-	w->gen.h.deadline_ns = &w->deadline_ns;
+	w->gen.h.deadline_ns = &w->span.deadline_ns;
 	w->gen.env.job_id = rj->job_id;
 	sb_hook_enter(w, SB_HOOK_GEN_INIT);
 	rc = rj->gops->init ? rj->gops->init(&w->gen.env, &w->gen.wk) : 0;
@@ -187,13 +122,14 @@ static int start_generator(struct sb_worker *w)
 static int run_phase(struct sb_worker *w, int phase)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
+	uint64_t deadline = UINT64_MAX;
 
 	w->phase = phase;
-	/* number_ios counts the job's own I/Os only. */
-	w->ios_left = phase == SB_PH_MAIN && o->number_ios > 0
-			      ? (uint64_t)o->number_ios
-			      : UINT64_MAX;
-	sb_fio_phase(&w->fio);
+	if (phase == SB_PH_MAIN && o->runtime_ns)
+		deadline = w->span.ramp_end_ns + o->runtime_ns;
+	/* The main thread's watch and host->deadline_ns() read it too. */
+	__atomic_store_n(&w->span.deadline_ns, deadline, __ATOMIC_RELAXED);
+	sb_stream_phase(w);
 	return sb_io_loop(w);
 }
 
@@ -230,7 +166,7 @@ static int open_logs(struct sb_worker *w)
 
 	sb_worker_log_cfg(w->rj, &cfg);
 	rc = sb_fiolog_open(&cfg, w->rj->def->name, w->rj->jobnum_base + w->idx,
-			    &w->log, err, sizeof(err));
+			    &w->timing.log, err, sizeof(err));
 	return rc ? sb_wfail(w, rc, "%s", err) : 0;
 }
 
@@ -238,10 +174,11 @@ static void close_logs(struct sb_worker *w)
 {
 	char err[512];
 
-	if (w->log &&
-	    sb_fiolog_close(w->log, now_ns() - w->start_ns, err, sizeof(err)))
+	if (w->timing.log &&
+	    sb_fiolog_close(w->timing.log, now_ns() - w->span.start_ns, err,
+			    sizeof(err)))
 		sb_wfail(w, -EIO, "%s", err);
-	w->log = NULL;
+	w->timing.log = NULL;
 }
 
 static void run_job(struct sb_worker *w)
@@ -251,24 +188,25 @@ static void run_job(struct sb_worker *w)
 
 	/* gtod_reduce times nothing; otherwise what is not disabled. */
 	if (!o->gtod_reduce)
-		w->meas = (o->disable_lat ? 0 : SB_MEAS_LAT) |
-			  (o->disable_clat ? 0 : SB_MEAS_CLAT) |
-			  (o->disable_slat ? 0 : SB_MEAS_SLAT);
-	w->min_rate = sb_has_min_rate(o);
+		w->timing.what = (o->disable_lat ? 0 : SB_MEAS_LAT) |
+				 (o->disable_clat ? 0 : SB_MEAS_CLAT) |
+				 (o->disable_slat ? 0 : SB_MEAS_SLAT);
+	w->timing.min_rate = sb_has_min_rate(o);
 	if (open_logs(w))
 		return;
 
 	start_delay(w);
-	if (o->pre_read && !w->error)
+	if (o->pre_read && !w->err.code)
 		run_phase(w, SB_PH_PREREAD);
-	getrusage(RUSAGE_THREAD, &w->ru_start);
-	w->start_ns = now_ns();
-	w->ramp_end_ns = w->start_ns + o->ramp_ns;
-	if (o->verify_only && !w->error)
+	getrusage(RUSAGE_THREAD, &w->span.ru_start);
+	w->span.start_ns = now_ns();
+	w->span.ramp_end_ns = w->span.start_ns + o->ramp_ns;
+	if (o->verify_only && !w->err.code) {
+		w->phase = SB_PH_MAIN;
 		sb_stream_dry(w);
-	else if (!w->error)
+	} else if (!w->err.code)
 		run_phase(w, SB_PH_MAIN);
-	if (rj->cfg.read_back && !w->error && !sb_stopping(rj->ctx) &&
+	if (rj->cfg.read_back && !w->err.code && !sb_stopping(rj->ctx) &&
 	    w->vs.nwrites && (o->verify_only || !w->vs.backlog)) {
 		/* Replay the main phase's specs; the latest write of each
 		 * block is checked. */
@@ -276,18 +214,19 @@ static void run_job(struct sb_worker *w)
 		run_phase(w, SB_PH_VERIFY);
 	}
 	/* Bad blocks the job went on past still fail it, once, in sum. */
-	if (w->vck.bad && !w->error)
+	if (w->vck.bad && !w->err.code)
 		sb_wfail(w, -EILSEQ,
 			 "%llu of %llu blocks read back failed verification; "
 			 "the first: %s",
 			 (unsigned long long)w->vck.bad,
 			 (unsigned long long)w->vck.verified, w->vck.first);
-	w->end_ns = now_ns();
+	w->span.end_ns = now_ns();
 	/* The measured run begins when the ramp ends. */
-	if (w->ramp_end_ns > w->start_ns)
-		w->start_ns =
-			w->ramp_end_ns < w->end_ns ? w->ramp_end_ns : w->end_ns;
-	getrusage(RUSAGE_THREAD, &w->ru_end);
+	if (w->span.ramp_end_ns > w->span.start_ns)
+		w->span.start_ns = w->span.ramp_end_ns < w->span.end_ns
+					   ? w->span.ramp_end_ns
+					   : w->span.end_ns;
+	getrusage(RUSAGE_THREAD, &w->span.ru_end);
 	close_logs(w);
 }
 
@@ -311,10 +250,10 @@ static void unlink_files(struct sb_worker *w)
 
 int sb_worker_wake_open(struct sb_worker *w)
 {
-	w->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (w->wake_fd < 0)
+	w->wake.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (w->wake.fd < 0)
 		return -errno;
-	w->wake_open = 1;
+	w->wake.open = 1;
 	return 0;
 }
 
@@ -323,7 +262,7 @@ void sb_worker_wake(const struct sb_worker *w)
 	uint64_t one = 1;
 
 	/* A full counter is still readable: a failed write loses nothing. */
-	if (w->wake_open && write(w->wake_fd, &one, sizeof(one)) < 0)
+	if (w->wake.open && write(w->wake.fd, &one, sizeof(one)) < 0)
 		return;
 }
 
@@ -340,8 +279,8 @@ int sb_worker_run(struct sb_worker *w)
 	sb_env_init(&w->eng.env, &w->eng.h, rj->engine_opts, w->eng.state,
 		    &rj->job, w->idx);
 	w->eng.env.job_state = rj->job_state;
-	w->eng.env.wake_fd = w->wake_open ? w->wake_fd : -1;
-	w->eng.h.deadline_ns = &w->deadline_ns;
+	w->eng.env.wake_fd = w->wake.open ? w->wake.fd : -1;
+	w->eng.h.deadline_ns = &w->span.deadline_ns;
 	w->eng.h.complete = sb_io_callback;
 	w->eng.h.owner = w;
 	w->eng.env.job_id = rj->job_id;
@@ -360,14 +299,14 @@ int sb_worker_run(struct sb_worker *w)
 				 "cpus_allowed: cannot bind clone %u: %s",
 				 w->idx, strerror(-rc));
 	}
-	if (!w->error && ops->init) {
+	if (!w->err.code && ops->init) {
 		sb_hook_enter(w, SB_HOOK_INIT);
 		rc = ops->init(&w->eng.env);
 		sb_hook_leave(w);
 		if (rc)
 			sb_whook_failed(w, &w->eng.h, rc, "init");
 	}
-	if (!w->error && !sb_wfiles_build(w) && !sb_iolog_open(w) &&
+	if (!w->err.code && !sb_wfiles_build(w) && !sb_iolog_open(w) &&
 	    !open_first(w) && !alloc_slots(w) && !start_generator(w)) {
 		if (w->layout)
 			run_phase(w, SB_PH_LAYOUT);
@@ -389,28 +328,23 @@ int sb_worker_run(struct sb_worker *w)
 		ops->cleanup(&w->eng.env);
 		sb_hook_leave(w);
 	}
-	return w->error;
+	return w->err.code;
 }
 
 void sb_worker_free(struct sb_worker *w)
 {
-	if (w->wake_open)
-		close(w->wake_fd);
-	w->wake_open = 0;
+	if (w->wake.open)
+		close(w->wake.fd);
+	w->wake.open = 0;
 	sb_handle_release(&w->eng.h);
 	sb_handle_release(&w->gen.h);
 	sb_wfiles_free(w);
 	free(w->eng.state);
 	free(w->gen.state);
 	free(w->gen.files);
-	free(w->slots);
-	free(w->free_slots);
-	free(w->queued);
-	free(w->bufs);
+	sb_slots_free(w);
 	sb_stream_free(w);
 	/* Freed again with the job, which keeps only the measurements. */
-	w->eng.state = w->gen.state = w->bufs = NULL;
+	w->eng.state = w->gen.state = NULL;
 	w->gen.files = NULL;
-	w->slots = NULL;
-	w->free_slots = w->queued = NULL;
 }

@@ -2,8 +2,9 @@
  * The pieces of a worker, one file each: its files (files.c), the stream
  * of I/O specs it issues (stream.c) from its generator (the fio workload,
  * workload/, or a plugin, whose specs contract.c checks), their pace (pace.c)
- * and write_iolog's record (iolog.c), the loop that issues them and
- * measures completions (ioloop.c), and its life (worker.c). All run on
+ * and write_iolog's record (iolog.c), its I/O slots and buffers (slots.c),
+ * the loop that issues them and measures completions (ioloop.c), how it
+ * fails (fail.c), and its life (worker.c). All run on
  * the worker's own thread. Each part of struct sb_worker (job.h) names
  * the one file that writes it.
  */
@@ -12,12 +13,17 @@
 
 #include "job.h"
 
-/* Record a failure (the first one wins); returns the worker's error. */
+/* fail.c: record a failure (the first one wins); returns the worker's
+ * error. */
 int sb_wfail(struct sb_worker *w, int code, const char *fmt, ...)
 	SB_PRINTF(3, 4);
 int sb_wvfail(struct sb_worker *w, int code, const char *fmt, va_list ap);
 int sb_whook_failed(struct sb_worker *w, struct sb_handle *h, int code,
 		    const char *hook);
+/* An I/O error of kind SB_ERRKIND_* (errpolicy.h): fails the worker, or
+ * is counted and shown (the first few) when the job's policy goes on
+ * after it. 0, or the worker's error. */
+int sb_wpolicy(struct sb_worker *w, int kind, int err, const char *msg);
 
 /* Around every engine and generator call: the hook the worker is in, for
  * the main thread's watch (watch.c). The store on entry is a release, so
@@ -25,14 +31,15 @@ int sb_whook_failed(struct sb_worker *w, struct sb_handle *h, int code,
  * plain moves on x86. */
 static inline void sb_hook_enter(struct sb_worker *w, int hook)
 {
-	__atomic_store_n(&w->hook,
-			 (++w->ncalls << SB_HOOK_BITS) | (uint64_t)hook,
+	__atomic_store_n(&w->hook.at,
+			 (++w->hook.calls << SB_HOOK_BITS) | (uint64_t)hook,
 			 __ATOMIC_RELEASE);
 }
 
 static inline void sb_hook_leave(struct sb_worker *w)
 {
-	__atomic_store_n(&w->hook, w->ncalls << SB_HOOK_BITS, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->hook.at, w->hook.calls << SB_HOOK_BITS,
+			 __ATOMIC_RELAXED);
 }
 
 /* files.c: how many files each clone has, and the path of file i of
@@ -74,6 +81,16 @@ void sb_stream_free(struct sb_worker *w);
 void sb_stream_write_failed(struct sb_worker *w, const struct sb_ioslot *s);
 /* A write's data, just before it is queued. */
 void sb_stream_fill(struct sb_worker *w, struct sb_ioslot *s);
+/* At the start of a phase (w->phase set): its number_ios budget, and the
+ * fio workload's walk from the start. */
+void sb_stream_phase(struct sb_worker *w);
+/* The write buffers' first content (buffer_pattern, refill_buffers'
+ * seed, ...), bytes at bufs. */
+void sb_stream_bufs_init(struct sb_worker *w, void *bufs, uint64_t bytes);
+
+/* slots.c: the worker's I/O slots and buffers; 0 or the worker's error. */
+int sb_slots_alloc(struct sb_worker *w);
+void sb_slots_free(struct sb_worker *w);
 
 /* iolog.c: write_iolog. */
 int sb_iolog_open(struct sb_worker *w);
