@@ -139,6 +139,14 @@ static int smb_check(struct sb_env *env, const char **option)
 					"smb_protocol=%s offers SMB2 only",
 					smb_protocols[o->protocol]);
 	}
+	if (o->signing == SMB_SIGN_OFF && (o->encryption == SMB_ENC_DESIRED ||
+					   o->encryption == SMB_ENC_REQUIRED)) {
+		*option = "smb_signing";
+		return env->host->error(env->handle, -EINVAL,
+					"smb_signing=off: encryption signs "
+					"every message (smb_encryption=%s)",
+					smb_encryptions[o->encryption]);
+	}
 	if (env->job->sync_writes) {
 		*option = "sync";
 		return env->host->error(env->handle, -EINVAL,
@@ -234,8 +242,8 @@ static int smb_probe(const struct smb_opts *o, const struct smb_job *j,
  * offering it alone gets: probed from the top, one login each.
  */
 static int smb_find_dialect(struct sb_env *env, const struct smb_opts *o,
-			    struct smb_job *j, const char *share,
-			    const char *shown)
+			    const struct smb_job *j, const char *share,
+			    const char *shown, char *dialect, size_t len)
 {
 	static const char *const order[] = {"SMB3_11", "SMB3_02", "SMB3_00",
 					    "SMB2_10", "SMB2_02"};
@@ -251,8 +259,7 @@ static int smb_find_dialect(struct sb_env *env, const struct smb_opts *o,
 			continue;
 		rc = smb_probe(o, j, share, order[i]);
 		if (!rc) {
-			snprintf(j->dialect, sizeof(j->dialect), "%s",
-				 order[i]);
+			snprintf(dialect, len, "%s", order[i]);
 			break;
 		}
 		if (!first)
@@ -286,13 +293,37 @@ static int smb_fact(struct sb_env *env, const char *key, const char *value)
 	return env->host->fact(env->handle, key, value);
 }
 
+/* Log in to url's share, learn the dialect and publish it. Holds the
+ * library's lock: the probes change the process's dialect range. */
+static int smb_probe_target(struct sb_env *env, const struct smb_opts *o,
+			    const struct smb_job *j, const char *url)
+{
+	char share[SMB_URL_MAX], shown[SMB_URL_MAX], dialect[32];
+	int rc = smb_url_share(url, share, sizeof(share));
+
+	if (rc)
+		return rc;
+	smb_shown_share(url, shown, sizeof(shown));
+	smb_lib_lock();
+	rc = smb_find_dialect(env, o, j, share, shown, dialect,
+			      sizeof(dialect));
+	smb_lib_unlock();
+	if (!rc && smb_fact(env, "smb.dialect", dialect))
+		rc = env->host->error(env->handle, -ENOMEM,
+				      "cannot publish a fact");
+	return rc;
+}
+
 static int smb_setup(struct sb_env *env)
 {
 	const struct smb_opts *o = env->opts;
 	struct smb_job *j = env->job_state;
-	char url[SMB_URL_MAX], shown[SMB_URL_MAX], share[SMB_URL_MAX],
-		shown_share[SMB_URL_MAX], v[64];
-	const char *path = env->job->filename ? env->job->filename : "";
+	char url[SMB_URL_MAX], shown[SMB_URL_MAX], v[64];
+	/* Without filename= the files are named in directory=, which a job's
+	 * setup is not told: the first worker probes its first file. */
+	const char *path = env->job->filename ? env->job->filename
+			   : o->url	      ? o->url
+					      : NULL;
 	int rc;
 
 	if (smb_lib_init())
@@ -300,27 +331,30 @@ static int smb_setup(struct sb_env *env)
 					"libsmbclient: no thread support "
 					"(smb_thread_set_functions not found "
 					"in libsamba-util.so.0)");
-	rc = smb_url_make(o, path, url, shown, sizeof(url));
-	if (rc)
-		return smb_url_error(env, rc, path, shown);
 	rc = smb_creds_load(env, o, j);
 	if (rc)
 		return rc;
-	if (smb_url_share(url, share, sizeof(share)))
-		return smb_url_error(env, -EDESTADDRREQ, path, shown);
-	smb_shown_share(url, shown_share, sizeof(shown_share));
 	smb_lib_lock();
 	rc = smb_global_setup(env, o);
-	if (!rc)
-		rc = smb_find_dialect(env, o, j, share, shown_share);
 	smb_lib_unlock();
 	if (rc)
 		return rc;
+	if (path) {
+		rc = smb_url_make(o, path, url, shown, sizeof(url));
+		if (!rc)
+			rc = smb_probe_target(env, o, j, url);
+		if (rc == -EINVAL || rc == -EPERM || rc == -EDESTADDRREQ ||
+		    rc == -ENAMETOOLONG)
+			return smb_url_error(env, rc, path, shown);
+		if (rc)
+			return rc;
+	} else {
+		j->probe_later = 1;
+	}
 	snprintf(v, sizeof(v), "%" PRIu64,
 		 (uint64_t)env->job->numjobs *
 			 (env->job->iodepth ? env->job->iodepth : 1));
-	if (smb_fact(env, "smb.dialect", j->dialect) ||
-	    smb_fact(env, "smb.encryption",
+	if (smb_fact(env, "smb.encryption",
 		     o->encryption == SMB_ENC_REQUIRED ? "on"
 		     : o->encryption == SMB_ENC_DESIRED
 			     ? "desired (on if the server agrees)"
@@ -427,10 +461,8 @@ static void smb_cleanup(struct sb_env *env)
 	if (!(env->flags & SB_ENV_LAYOUT))
 		smb_publish_counts(env, w);
 	smb_lib_lock();
-	for (uint32_t i = 0; i < w->depth; i++) {
-		smb_ctx_free(w->slots[i].ctx);
-		w->slots[i].ctx = NULL;
-	}
+	for (uint32_t i = 0; i < w->depth; i++)
+		smb_slot_drop(&w->slots[i]);
 	smb_lib_unlock();
 	if (w->evfd >= 0)
 		close(w->evfd);
@@ -460,6 +492,13 @@ static int smb_open_file(struct sb_env *env, struct sb_file *f)
 	rc = smb_url_make(w->o, f->path, fh->url, fh->shown, sizeof(fh->url));
 	if (rc)
 		return smb_url_error(env, rc, f->path, fh->shown);
+	if (w->job->probe_later && !w->probed && env->clone == 0 &&
+	    !(env->flags & SB_ENV_LAYOUT)) {
+		w->probed = 1;
+		rc = smb_probe_target(env, w->o, w->job, fh->url);
+		if (rc)
+			return rc;
+	}
 	smb_lib_lock();
 	h = smbc_getFunctionOpen(s0->ctx)(s0->ctx, fh->url, flags, 0644);
 	err = errno;
@@ -510,7 +549,7 @@ static int smb_close_file(struct sb_env *env, struct sb_file *f)
 	for (uint32_t i = 0; i < w->depth; i++) {
 		struct smb_slot *s = &w->slots[i];
 
-		if (fh->h[i] && fh->gen[i] == s->gen && s->ctx)
+		if (fh->h[i] && fh->gen[i] == s->gen && s->ctx && !s->silent)
 			smbc_getFunctionClose(s->ctx)(s->ctx, fh->h[i]);
 		fh->h[i] = NULL;
 	}

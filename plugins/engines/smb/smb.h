@@ -61,7 +61,7 @@ struct smb_job {
 	char password[SMB_PASS_MAX];
 	char domain[SMB_NAME_MAX];
 	int32_t have_user, have_password, have_domain;
-	char dialect[32];
+	int32_t probe_later; /* no target known in setup */
 };
 
 /* One connection: a libsmbclient context (its own TCP session), and the
@@ -77,6 +77,10 @@ struct smb_slot {
 	struct sb_io *io;    /* the I/O it runs, NULL when idle */
 	int32_t quit;
 	uint32_t fails; /* reconnects in a row without a good I/O */
+	/* The server stopped answering this session: it is dropped without
+	 * the close, tree disconnect and logoff the library would wait
+	 * smb_timeout for, each (smb_slot_drop). */
+	int32_t silent;
 };
 
 /* One file, open once on each connection. */
@@ -108,6 +112,7 @@ struct smb_worker {
 	int32_t stop; /* cleanup: reconnect loops give up */
 	uint64_t failed_ios, reconnects, io_errors;
 	int32_t logged_error;
+	int32_t probed;
 };
 
 /* smb_conn.c */
@@ -132,5 +137,6 @@ void smb_slots_stop(struct smb_worker *w);
 int64_t smb_do_io(struct smb_slot *s, struct sb_io *io);
 int smb_slot_reconnect(struct smb_slot *s, int err);
 int smb_fh_ready(struct smb_slot *s, struct smb_fh *fh);
+void smb_slot_drop(struct smb_slot *s);
 
 #endif

@@ -465,8 +465,14 @@ SMBCCTX *smb_ctx_new(const struct smb_opts *o, const struct smb_job *j)
 	smbc_setOptionNoAutoAnonymousLogin(c, 1);
 	smbc_setOptionUseKerberos(c, 0);
 	smbc_setOptionFallbackAfterKerberos(c, 1);
+	/* libsmbclient 4.17 requires signing of every session whose
+	 * encryption level is not "none", its default (-1) included, so
+	 * signing other than required is only possible with encryption off. */
 	if (o->encryption != SMB_ENC_DEFAULT)
 		smbc_setOptionSmbEncryptionLevel(c, level[o->encryption]);
+	else if (o->signing != SMB_SIGN_DEFAULT &&
+		 o->signing != SMB_SIGN_REQUIRED)
+		smbc_setOptionSmbEncryptionLevel(c, SMBC_ENCRYPTLEVEL_NONE);
 	if (smbc_init_context(c))
 		return c;
 	err = errno ? errno : EINVAL;

@@ -84,6 +84,23 @@ static void smb_pause(struct smb_worker *w, uint64_t d)
 }
 
 /*
+ * Let go of the slot's context. One whose server went silent is not freed:
+ * smbc_free_context() closes each file, disconnects the tree and logs off,
+ * and libsmbclient 4.17 waits the whole smb_timeout for each answer that
+ * will not come (a 4-connection job took 16 s to close on a SIGSTOPped
+ * smbd), with no call that drops a session without a word. So its memory
+ * and socket are left to the process, which is ending or reconnecting
+ * after a fault. Caller holds smb_lib_lock().
+ */
+void smb_slot_drop(struct smb_slot *s)
+{
+	if (!s->silent)
+		smb_ctx_free(s->ctx);
+	s->ctx = NULL;
+	s->silent = 0;
+}
+
+/*
  * The slot's session failed with err: a new context, up to smb_reconnect
  * times in a row (a good I/O resets the count), smb_reconnect_delay apart.
  * The files reopen on it lazily (smb_fh_ready). 0: try the I/O again.
@@ -100,7 +117,7 @@ int smb_slot_reconnect(struct smb_slot *s, int err)
 		s->fails++;
 		smb_pause(w, w->o->reconnect_delay_ns);
 		smb_lib_lock();
-		smb_ctx_free(s->ctx);
+		smb_slot_drop(s);
 		s->ctx = c = smb_ctx_new(w->o, w->job);
 		smb_lib_unlock();
 		s->gen++;
@@ -128,6 +145,8 @@ int64_t smb_do_io(struct smb_slot *s, struct sb_io *io)
 			s->fails = 0;
 			return r;
 		}
+		if (r == -ETIMEDOUT)
+			s->silent = 1;
 		if (s->w->o->reconnect <= 0 || !smb_conn_error((int)-r))
 			return r;
 		if (!counted) {
