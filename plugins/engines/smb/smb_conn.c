@@ -125,20 +125,27 @@ static pthread_once_t smb_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t smb_mutex = PTHREAD_MUTEX_INITIALIZER;
 static int smb_once_rc;
 
+/*
+ * RTLD_NODELETE: libsmbclient and the Samba libraries under it keep
+ * process-wide state (loadparm, gensec and tevent backends, the thread
+ * table above) that no call tears down; unloaded with the plugin at exit,
+ * all of it would turn into leaks and its code into unknown frames in any
+ * report. Kept mapped, it stays what it is: reachable from the library.
+ */
 static void smb_lib_once(void)
 {
 	int (*set)(const struct smb_thread_functions *);
-	void *lib = dlopen("libsamba-util.so.0", RTLD_NOW | RTLD_NOLOAD);
+	void *lib = dlopen("libsamba-util.so.0",
+			   RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
 
 	smb_once_rc = -ENOSYS;
-	if (!lib)
+	if (!dlopen("libsmbclient.so.0",
+		    RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) ||
+	    !lib)
 		return;
 	*(void **)&set = dlsym(lib, "smb_thread_set_functions");
 	if (set && set(&smb_tf) == 0)
 		smb_once_rc = 0;
-	/* libsmbclient keeps the library loaded: this only drops our
-	 * reference. */
-	dlclose(lib);
 }
 
 int smb_lib_init(void)
