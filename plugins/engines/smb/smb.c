@@ -675,10 +675,18 @@ static int smb_getevents(struct sb_env *env, uint32_t min, uint32_t max,
 			ts.tv_nsec = (long)(left % 1000000000u);
 			tp = &ts;
 		}
+		pthread_mutex_lock(&w->lock);
+		w->waiting = w->ndone == 0;
+		pthread_mutex_unlock(&w->lock);
+		if (!w->waiting)
+			continue;
 		if (ppoll(p, env->wake_fd >= 0 ? 2 : 1, tp, NULL) < 0 &&
 		    errno != EINTR)
 			return env->host->error(env->handle, -errno, "poll: %s",
 						strerror(errno));
+		pthread_mutex_lock(&w->lock);
+		w->waiting = 0;
+		pthread_mutex_unlock(&w->lock);
 		if (p[0].revents & POLLIN &&
 		    read(w->evfd, &cnt, sizeof(cnt)) < 0 && errno != EAGAIN)
 			return env->host->error(env->handle, -errno,

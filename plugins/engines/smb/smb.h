@@ -104,7 +104,8 @@ struct smb_worker {
 	pthread_mutex_t lock; /* slots' io/busy, the done list */
 	pthread_cond_t done_cond;
 	int32_t locked_init;
-	int evfd; /* the slots' completions wake the worker here */
+	int evfd;	 /* the slots' completions wake the worker here */
+	int32_t waiting; /* the worker sleeps on evfd: a completion writes it */
 	struct sb_io **done;
 	uint32_t ndone;
 	struct sb_io **batch; /* what getevents() last handed out */

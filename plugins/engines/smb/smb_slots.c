@@ -164,6 +164,7 @@ static void *smb_slot_main(void *arg)
 	struct smb_slot *s = arg;
 	struct smb_worker *w = s->w;
 	uint64_t one = 1;
+	int32_t wake;
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
@@ -180,10 +181,14 @@ static void *smb_slot_main(void *arg)
 		s->io = NULL;
 		w->done[w->ndone++] = io;
 		pthread_cond_broadcast(&w->done_cond);
+		wake = w->waiting;
+		w->waiting = 0;
 		pthread_mutex_unlock(&w->lock);
-		/* Only fails when the counter would overflow, which a
-		 * reader clearing it at each wait never lets happen. */
-		if (write(w->evfd, &one, sizeof(one)) < 0) {
+		/* A worker that is not asleep takes the completion the next
+		 * time it looks, without the system call. write() only fails
+		 * when the counter would overflow, which the reader clearing
+		 * it at each wake never lets happen. */
+		if (wake && write(w->evfd, &one, sizeof(one)) < 0) {
 			/* nothing to do: the next completion wakes it */
 		}
 		pthread_mutex_lock(&w->lock);
