@@ -6,11 +6,12 @@
 # randrw at iodepth 1 and 16 with exact amounts; a read job on a missing
 # file lays it out first; nrfiles and filename_format in a directory of
 # the share; smb_user with smb_password=env: and a full smb:// filename
-# with its colons escaped; iodepth 16 is 16 sessions at the server.
+# with its colons escaped; numjobs=2, rate_iops and buffer_pattern; iodepth
+# 16 is 16 sessions at the server.
 set -u
 source "$(dirname "$0")/smb_lib.bash"
 
-plan 20
+plan 24
 
 # --- what is written is in the share ------------------------------------
 job=(--name=seq --rw=write --bs=64k --size=4m --randseed=7)
@@ -65,6 +66,17 @@ is "$rc:$(fe_kib "$out" read)" 0:1024 "filename=smb\\://host\\:port/share/file, 
 smb_run --name=u --ioengine=smb "--smb_url=$SB_SMB_URL" --filename=seq.bin \
 	--smb_user="$SB_SMB_USER" "--smb_password=file:$SB_SMB_PASSWORD_FILE" --rw=read --bs=64k --size=1m
 is "$rc:$(fe_kib "$out" read)" 0:1024 "smb_password=file:"
+
+# --- clones, rate, patterns ------------------------------------------
+smb_run --name=c "${SMB[@]}" --rw=randread --bs=4k --size=2m --iodepth=4 --numjobs=2 --group_reporting
+is "$rc:$(fe_kib "$out" read)" 0:4096 "numjobs=2 at iodepth 4: each clone its own file and 2 MiB"
+ok "the clones' files are in the share" test -s "$SB_SMB_DIR/c.0.0" -a -s "$SB_SMB_DIR/c.1.0"
+smb_run --name=r "${SMB[@]}" --filename=seq.bin --rw=randread --bs=4k --size=4m --rate_iops=200 \
+	--runtime=2 --time_based
+n=$(sed -n 's/^ *issued rwts: total=\([0-9]*\),.*/\1/p' <<<"$out")
+ok "rate_iops=200 for 2 s issues about 400 reads ($n)" test "${n:-0}" -ge 360 -a "${n:-0}" -le 440
+smb_run --name=pat "${SMB[@]}" --filename=pat.bin --rw=write --bs=4k --size=64k --buffer_pattern=0x5aa5
+is "$rc:$(od -An -tx1 -N4 "$SB_SMB_DIR/pat.bin" | tr -d ' ')" 0:5aa55aa5 "buffer_pattern reaches the share's file"
 
 # --- iodepth is connections -------------------------------------------
 "$SB_BIN" --name=q "${SMB[@]}" --filename=seq.bin --rw=randread --bs=4k --size=4m --iodepth=16 \
