@@ -7,6 +7,9 @@ source "$SB_SOURCE_DIR/tests/servers/lib.sh"
 # shellcheck source=../../common/file_engine_tests.sh
 source "$SB_SOURCE_DIR/plugins/engines/common/file_engine_tests.sh"
 srv_use smb
+if [[ -n ${SB_SANITIZE:-} ]]; then
+	export LSAN_OPTIONS="suppressions=$SB_SOURCE_DIR/plugins/engines/smb/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+fi
 sb_tmpdir T
 
 # The job options that reach the fixture's share, with its credentials
