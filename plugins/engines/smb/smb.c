@@ -412,6 +412,11 @@ static int smb_init(struct sb_env *env)
 	for (uint32_t i = 0; i < w->depth && !rc; i++) {
 		w->slots[i].w = w;
 		w->slots[i].idx = i;
+		if (pthread_mutex_init(&w->slots[i].call_lock, NULL)) {
+			rc = -ENOMEM;
+			break;
+		}
+		w->slots[i].call_lock_init = 1;
 		w->slots[i].ctx = smb_ctx_new(w->o, w->job);
 		if (!w->slots[i].ctx)
 			rc = -(errno ? errno : ENOMEM);
@@ -461,8 +466,12 @@ static void smb_cleanup(struct sb_env *env)
 	if (!(env->flags & SB_ENV_LAYOUT))
 		smb_publish_counts(env, w);
 	smb_lib_lock();
-	for (uint32_t i = 0; i < w->depth; i++)
+	for (uint32_t i = 0; i < w->depth; i++) {
 		smb_slot_drop(&w->slots[i]);
+		if (w->slots[i].call_lock_init)
+			pthread_mutex_destroy(&w->slots[i].call_lock);
+		w->slots[i].call_lock_init = 0;
+	}
 	smb_lib_unlock();
 	if (w->evfd >= 0)
 		close(w->evfd);
@@ -480,6 +489,7 @@ static int smb_open_file(struct sb_env *env, struct sb_file *f)
 	struct smb_slot *s0 = &w->slots[0];
 	struct smb_fh *fh = env->host->alloc(env->handle, sizeof(*fh));
 	int flags = O_RDWR | (env->job->allow_create ? O_CREAT : 0), rc, err;
+	int stat_err = 0;
 	SMBCFILE *h;
 	struct stat st;
 
@@ -499,6 +509,13 @@ static int smb_open_file(struct sb_env *env, struct sb_file *f)
 		if (rc)
 			return rc;
 	}
+	pthread_mutex_lock(&s0->call_lock);
+	if (!s0->ctx) {
+		pthread_mutex_unlock(&s0->call_lock);
+		return env->host->error(env->handle, -ENOTCONN,
+					"cannot open %s: not connected",
+					fh->shown);
+	}
 	smb_lib_lock();
 	h = smbc_getFunctionOpen(s0->ctx)(s0->ctx, fh->url, flags, 0644);
 	err = errno;
@@ -511,6 +528,13 @@ static int smb_open_file(struct sb_env *env, struct sb_file *f)
 		fh->writable = 1;
 	}
 	smb_lib_unlock();
+	if (h) {
+		fh->h[0] = h;
+		fh->gen[0] = s0->gen;
+		if (smbc_getFunctionFstat(s0->ctx)(s0->ctx, h, &st) < 0)
+			stat_err = errno ? errno : EIO;
+	}
+	pthread_mutex_unlock(&s0->call_lock);
 	if (!h && err == ENOENT && !env->job->allow_create)
 		return env->host->error(env->handle, -ENOENT,
 					"cannot open %s: it does not exist and "
@@ -520,16 +544,16 @@ static int smb_open_file(struct sb_env *env, struct sb_file *f)
 		return env->host->error(env->handle, -(err ? err : EIO),
 					"cannot open %s: %s", fh->shown,
 					smb_why(err ? err : EIO));
-	fh->h[0] = h;
-	fh->gen[0] = s0->gen;
-	if (smbc_getFunctionFstat(s0->ctx)(s0->ctx, h, &st) < 0)
-		return env->host->error(env->handle, -errno,
+	if (stat_err)
+		return env->host->error(env->handle, -stat_err,
 					"cannot stat %s: %s", fh->shown,
-					smb_why(errno));
+					smb_why(stat_err));
 	f->real_size = (uint64_t)st.st_size;
 	f->engine_data = (uintptr_t)fh;
 	for (uint32_t i = 1; i < w->depth; i++) {
+		pthread_mutex_lock(&w->slots[i].call_lock);
 		rc = smb_fh_ready(&w->slots[i], fh);
+		pthread_mutex_unlock(&w->slots[i].call_lock);
 		if (rc)
 			return env->host->error(env->handle, rc,
 						"cannot open %s on connection "
@@ -549,9 +573,11 @@ static int smb_close_file(struct sb_env *env, struct sb_file *f)
 	for (uint32_t i = 0; i < w->depth; i++) {
 		struct smb_slot *s = &w->slots[i];
 
+		pthread_mutex_lock(&s->call_lock);
 		if (fh->h[i] && fh->gen[i] == s->gen && s->ctx && !s->silent)
 			smbc_getFunctionClose(s->ctx)(s->ctx, fh->h[i]);
 		fh->h[i] = NULL;
+		pthread_mutex_unlock(&s->call_lock);
 	}
 	f->engine_data = 0;
 	return 0;
@@ -561,15 +587,19 @@ static int smb_unlink_file(struct sb_env *env, struct sb_file *f)
 {
 	struct smb_worker *w = env->state;
 	char url[SMB_URL_MAX], shown[SMB_URL_MAX];
-	SMBCCTX *c = w->slots[0].ctx;
+	SMBCCTX *c;
 	int rc = smb_url_make(w->o, f->path, url, shown, sizeof(url));
 
 	if (rc)
 		return smb_url_error(env, rc, f->path, shown);
-	if (smbc_getFunctionUnlink(c)(c, url) < 0 && errno != ENOENT)
-		return env->host->error(env->handle, -errno,
+	pthread_mutex_lock(&w->slots[0].call_lock);
+	c = w->slots[0].ctx;
+	rc = !c ? ENOTCONN : smbc_getFunctionUnlink(c)(c, url) < 0 ? errno : 0;
+	pthread_mutex_unlock(&w->slots[0].call_lock);
+	if (rc && rc != ENOENT)
+		return env->host->error(env->handle, -rc,
 					"cannot remove %s: %s", shown,
-					smb_why(errno));
+					smb_why(rc));
 	return 0;
 }
 

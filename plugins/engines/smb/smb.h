@@ -74,7 +74,12 @@ struct smb_slot {
 	pthread_t thread;
 	int32_t started;
 	pthread_cond_t cond; /* the slot's thread waits here for an I/O */
-	struct sb_io *io;    /* the I/O it runs, NULL when idle */
+	/* Held around every call on ctx: the worker's close_file (with
+	 * openfiles= below nrfiles, while other files' I/Os are out) and the
+	 * slot's thread must not use one context at once. */
+	pthread_mutex_t call_lock;
+	int32_t call_lock_init;
+	struct sb_io *io; /* the I/O it runs, NULL when idle */
 	int32_t quit;
 	uint32_t fails; /* reconnects in a row without a good I/O */
 	/* The server stopped answering this session: it is dropped without

@@ -116,10 +116,12 @@ int smb_slot_reconnect(struct smb_slot *s, int err)
 			return -err;
 		s->fails++;
 		smb_pause(w, w->o->reconnect_delay_ns);
+		pthread_mutex_lock(&s->call_lock);
 		smb_lib_lock();
 		smb_slot_drop(s);
 		s->ctx = c = smb_ctx_new(w->o, w->job);
 		smb_lib_unlock();
+		pthread_mutex_unlock(&s->call_lock);
 		s->gen++;
 		if (c) {
 			__atomic_fetch_add(&w->reconnects, 1, __ATOMIC_RELAXED);
@@ -137,10 +139,13 @@ int64_t smb_do_io(struct smb_slot *s, struct sb_io *io)
 	if (io->ddir != SB_DDIR_READ && io->ddir != SB_DDIR_WRITE)
 		return -EOPNOTSUPP;
 	for (;;) {
-		int64_t r = smb_fh_ready(s, fh);
+		int64_t r;
 
+		pthread_mutex_lock(&s->call_lock);
+		r = smb_fh_ready(s, fh);
 		if (!r)
 			r = smb_rw(s, fh, io);
+		pthread_mutex_unlock(&s->call_lock);
 		if (r >= 0) {
 			s->fails = 0;
 			return r;
@@ -218,6 +223,8 @@ int smb_slots_start(struct smb_worker *w)
  * library's timeout (smb_timeout) bounds. */
 void smb_slots_stop(struct smb_worker *w)
 {
+	if (!w->locked_init)
+		return;
 	__atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&w->lock);
 	for (uint32_t i = 0; i < w->depth; i++) {

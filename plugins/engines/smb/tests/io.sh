@@ -5,13 +5,13 @@
 # verifies; a verify run finds a block damaged behind the server's back;
 # randrw at iodepth 1 and 16 with exact amounts; a read job on a missing
 # file lays it out first; nrfiles and filename_format in a directory of
-# the share; smb_user with smb_password=env: and a full smb:// filename
+# the share, openfiles=1 among four; smb_user with smb_password=env: and a full smb:// filename
 # with its colons escaped; numjobs=2, rate_iops and buffer_pattern; iodepth
 # 16 is 16 sessions at the server.
 set -u
 source "$(dirname "$0")/smb_lib.bash"
 
-plan 24
+plan 25
 
 # --- what is written is in the share ------------------------------------
 job=(--name=seq --rw=write --bs=64k --size=4m --randseed=7)
@@ -66,6 +66,9 @@ is "$rc:$(fe_kib "$out" read)" 0:1024 "filename=smb\\://host\\:port/share/file, 
 smb_run --name=u --ioengine=smb "--smb_url=$SB_SMB_URL" --filename=seq.bin \
 	--smb_user="$SB_SMB_USER" "--smb_password=file:$SB_SMB_PASSWORD_FILE" --rw=read --bs=64k --size=1m
 is "$rc:$(fe_kib "$out" read)" 0:1024 "smb_password=file:"
+
+smb_run --name=of "${SMB[@]}" --nrfiles=4 --openfiles=1 --rw=randread --bs=4k --size=4m --iodepth=4
+is "$rc:$(fe_kib "$out" read)" 0:4096 "nrfiles=4 with openfiles=1 at iodepth 4: files closed and opened mid-run"
 
 # --- clones, rate, patterns ------------------------------------------
 smb_run --name=c "${SMB[@]}" --rw=randread --bs=4k --size=2m --iodepth=4 --numjobs=2 --group_reporting
