@@ -43,8 +43,8 @@ static const struct sb_option smb_options[] = {
 		.name = "smb_user",
 		.type = SB_OPT_STR,
 		.offset = offsetof(struct smb_opts, user),
-		.help = "user to log in as (else the URL's, else "
-			"smb_credentials')",
+		.help = "user to log in as (else smb_credentials', else the "
+			"URL's)",
 	},
 	{
 		.name = "smb_password",
