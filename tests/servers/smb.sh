@@ -75,6 +75,21 @@ srv_reap() {
 	srv_kill_pidfile "$SRV_DIR/pid/samba-dcerpcd.pid"
 }
 
+# smbd serves each session from a child of its own, which goes on answering
+# when only smbd is stopped: kill, pause and resume signal smbd's children
+# (by their PIDs, read while smbd is alive) with it, so a paused server is
+# silent to clients already connected.
+srv_signal() {
+	local key pid start kids
+	while read -r key pid start; do
+		[[ " ${SRV_DAEMONS[*]} " == *" $key "* ]] || continue
+		_srv_alive "$pid" "$start" || continue
+		kids=$(pgrep -P "$pid" | tr '\n' ' ')
+		# shellcheck disable=SC2086 # one PID per word
+		kill "-$1" "$pid" $kids 2>/dev/null
+	done <"$SRV_DIR/pids"
+}
+
 srv_write_env() {
 	srv_kv SB_SMB_PORT "$SMB_PORT"
 	srv_kv SB_SMB_SHARE share
