@@ -730,6 +730,20 @@ static int nfs_getevents(struct sb_env *env, uint32_t min, uint32_t max,
 		timeout_ns == SB_WAIT_FOREVER ? UINT64_MAX : now + timeout_ns;
 
 	(void)max;
+	/* No session (a reconnect a stop cut short): what is in flight waits
+	 * for its cancel, within the host's bound, on the wake fd. */
+	if (!w->ctx) {
+		struct pollfd p = {.fd = env->wake_fd, .events = POLLIN};
+
+		if (timeout_ns == SB_WAIT_FOREVER)
+			return nfs_fail(env, -ENOTCONN, "", "no session");
+		if (min && timeout_ns)
+			poll(&p, 1,
+			     timeout_ns / 1000000 >= INT32_MAX
+				     ? INT32_MAX
+				     : (int)(timeout_ns / 1000000) + 1);
+		return 0;
+	}
 	/* min 0: one look at the socket, no wait. */
 	if (!min) {
 		want = w->inflight ? w->inflight - 1 : 0;
