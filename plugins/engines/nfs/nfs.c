@@ -106,6 +106,7 @@ struct nfs_worker {
 	struct sb_env *env;
 	struct nfs_context *ctx; /* NULL: no session */
 	int closing;		 /* a destroy runs: callbacks are dropped */
+	int dead;		 /* the session was lost for good */
 	uint32_t depth, nfree, nfailed, inflight;
 	struct nfs_req *reqs;
 	struct nfs_req **free;
@@ -448,6 +449,7 @@ static int nfs_reconnect(struct nfs_worker *w, int code, const char *lost)
 			break;
 		nfs_drop(w);
 	}
+	w->dead = rc != 0;
 	if (rc)
 		return env->host->error(
 			env->handle, rc,
@@ -486,6 +488,7 @@ static int nfs_lost(struct nfs_worker *w, int code, const char *why)
 	nfs_drop(w);
 	if (o->reconnect)
 		return nfs_reconnect(w, code, lost);
+	w->dead = 1;
 	return env->host->error(env->handle, code,
 				"%s: the session was lost with %u I/O%s in "
 				"flight: %s",
@@ -730,12 +733,14 @@ static int nfs_getevents(struct sb_env *env, uint32_t min, uint32_t max,
 		timeout_ns == SB_WAIT_FOREVER ? UINT64_MAX : now + timeout_ns;
 
 	(void)max;
-	/* No session (a reconnect a stop cut short): what is in flight waits
-	 * for its cancel, within the host's bound, on the wake fd. */
+	/* No session: lost for good (the job fails; the host keeps its first
+	 * error), or a reconnect that a stop cut short, where what is in
+	 * flight waits for its cancel, within the host's bound, on the wake
+	 * fd. */
 	if (!w->ctx) {
 		struct pollfd p = {.fd = env->wake_fd, .events = POLLIN};
 
-		if (timeout_ns == SB_WAIT_FOREVER)
+		if (w->dead || timeout_ns == SB_WAIT_FOREVER)
 			return nfs_fail(env, -ENOTCONN, "", "no session");
 		if (min && timeout_ns)
 			poll(&p, 1,
