@@ -610,14 +610,15 @@ static int nfs_close_file(struct sb_env *env, struct sb_file *f)
 	if (!nf)
 		return 0;
 	f->engine_data = 0;
+	/* I/Os given up at a stop: the server may be silent, and what it
+	 * still owes would come before the close's answer. The session goes,
+	 * each file handle freed with it. */
+	if (w->cancelled && w->ctx)
+		nfs_drop(w);
 	for (pp = &w->open; *pp && *pp != nf; pp = &(*pp)->next)
 		;
 	if (*pp)
 		*pp = nf->next;
-	/* I/Os given up at a stop: the server may be silent, and what it
-	 * still owes would come before the close's answer. */
-	if (w->cancelled && w->ctx)
-		nfs_drop(w);
 	if (w->ctx && nf->fh) {
 		/* A v3 close of a written file is a COMMIT. After a stop it
 		 * may not keep the worker long. */

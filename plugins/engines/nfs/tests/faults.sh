@@ -61,7 +61,7 @@ nfs_bg "$V3" "${job[@]}" --rw=randread
 nfs_under_way
 srv_ctl nfs kill
 nfs_end
-is "$NFS_RC" 1 "killed: the job fails"
+is "$(nfs_status)" 1 "killed: the job fails"
 ok "killed: it ends within 5 s of the kill (ran ${NFS_MS} ms)" test "$NFS_MS" -lt 6500
 like "$(cat "$T/err")" "nfs://127.0.0.1/export.*: the session was lost with [0-9]+ I/Os? in flight" \
 	"killed: the message names the URL and the lost session"
@@ -75,7 +75,7 @@ nfs_under_way
 srv_ctl nfs pause
 nfs_end
 srv_ctl nfs resume
-is "$NFS_RC" 1 "silent: the job fails"
+is "$(nfs_status)" 1 "silent: the job fails"
 ok "silent: within nfs_timeout=2 of the pause, and a margin (ran ${NFS_MS} ms)" \
 	test "$NFS_MS" -lt 6500
 like "$(cat "$T/err")" "nfs://127.0.0.1/export.*: the session was lost with [0-9]+ I/Os? in flight: no answer within 2 s \(nfs_timeout\)" \
@@ -106,7 +106,7 @@ for v in 3 4; do
 	sigint_silent
 	ok "v$v: SIGINT ends the wait on a silent server within 3 s (${SIGINT_MS} ms)" \
 		test "$SIGINT_MS" -lt 3000
-	ok "v$v: the interrupted run fails (status $NFS_RC)" test "$NFS_RC" -ne 0
+	is "$(nfs_status)" 1 "v$v: the interrupted run fails"
 	ok "v$v: its I/Os so far are reported" \
 		test "$(nfs_jq '.jobs[0].read.total_ios')" -gt 100
 	is "$(nfs_fact cancelled_ios)" 8 "v$v: the 8 I/Os in flight are cancelled"
@@ -130,7 +130,7 @@ nfs_under_way 1.5
 srv_ctl nfs restart >/dev/null
 srv_use nfs
 nfs_end
-is "$NFS_RC" 0 "reconnect=10: the run rides out the restart"
+is "$(nfs_status)" 0 "reconnect=10: the run rides out the restart"
 fe_diag_err
 is "$(nfs_jq '.jobs[0] | "\(.write.io_bytes):\(.read.io_bytes):\(.error)"')" \
 	16777216:16777216:0 "reconnect=10: 16 MiB written and every block read back verified"
@@ -144,7 +144,7 @@ nfs_bg "$V3" "${job[@]}" --rw=randread --reconnect=2 --nfs_timeout=1
 nfs_under_way
 srv_ctl nfs kill
 nfs_end
-is "$NFS_RC" 1 "reconnect=2 with the server gone: the job fails"
+is "$(nfs_status)" 1 "reconnect=2 with the server gone: the job fails"
 like "$(cat "$T/err")" "nfs://127.0.0.1/export.*: the session was lost \(.*\) and 2 reconnect attempts failed, the last: .*mount" \
 	"reconnect=2: the message says what was tried"
 ok "reconnect=2: within the two attempts' bound (ran ${NFS_MS} ms)" \

@@ -44,6 +44,15 @@ nfs_end() {
 	NFS_MS=$(($(nfs_ms) - NFS_T0))
 }
 
+# nfs_status: NFS_RC, and what a sanitizer build found in $T/err (a
+# leak or a bad access in a run that fails anyway would not change it).
+nfs_status() {
+	printf '%s' "$NFS_RC"
+	grep -q 'Sanitizer\|runtime error' "$T/err" && printf ' (sanitizer: %s)' \
+		"$(grep -m1 'SUMMARY\|runtime error' "$T/err")"
+	printf '\n'
+}
+
 nfs_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # nfs_jq FILTER [FILE]: one value of a JSON report ($T/out.json).

@@ -9,7 +9,7 @@ set -u
 # shellcheck source=nfs_lib.bash
 source "$(dirname "$0")/nfs_lib.bash"
 
-fe_vg_plan 5
+fe_vg_plan 6
 
 fe_vg --name=v --ioengine=nfs --nfs_url="$V3" --rw=randread --bs=4k \
 	--size=256k --iodepth=8 --filename=vg.v3
@@ -26,6 +26,21 @@ is "$?" 1 "a refused export fails cleanly"
 
 srv_back() { srv_ctl nfs resume >/dev/null 2>&1; }
 sb_at_exit srv_back
+# SIGINT while the server is silent: the I/Os in flight cancelled, the
+# session dropped with its file handles.
+fe_vg_run "$T/out" --name=v --ioengine=nfs --nfs_url="$V4" --rw=randrw \
+	--bs=4k --size=256k --iodepth=8 --runtime=30 --time_based \
+	--filename=vg.v4 &
+pid=$!
+sleep 3
+srv_ctl nfs pause
+sleep 1
+# fe_vg_run runs in a subshell: the signal goes to its valgrind.
+kill -INT "$(pgrep -P "$pid")"
+wait "$pid" && st=0 || st=$?
+srv_back
+is "$st" 1 "SIGINT while the server is silent: the run ends, nothing leaks"
+((st == 1)) || diag "$(cat "$T/err")"
 ( sleep 3 && srv_ctl nfs pause ) &
 FE_VG_QUIET="1" fe_vg --name=v --ioengine=nfs --nfs_url="$V3" --rw=randrw \
 	--bs=4k --size=256k --iodepth=8 --runtime=30 --time_based \
