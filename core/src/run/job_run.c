@@ -42,9 +42,8 @@ static int needs_layout(const struct sb_runjob *rj)
 {
 	const struct sb_job_opts *o = &rj->opts;
 
-	if (rj->eops->flags & SB_ENGINE_NO_FILES ||
-	    o->create_on_open || (!o->size.bytes && !rj->cfg.filesize.max) ||
-	    o->verify_only)
+	if (rj->eops->flags & SB_ENGINE_NO_FILES || o->create_on_open ||
+	    (!o->size.bytes && !rj->cfg.filesize.max) || o->verify_only)
 		return 0;
 	return rj->gen || sb_rw_uses(o, SB_DDIR_READ) || o->overwrite;
 }
