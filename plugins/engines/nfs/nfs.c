@@ -43,13 +43,6 @@
 
 #include "nfs_session.h"
 
-#define NFS_V4_WRITE_CHUNK 3072u
-/* Between two reconnect attempts. */
-#define NFS_RECONNECT_PAUSE_NS 1000000000ULL
-/* A close after a stop: the longest it may take before the session is
- * dropped instead, well inside the host's stop grace. */
-#define NFS_CLOSE_AFTER_STOP_NS 1000000000ULL
-
 static const struct sb_option nfs_options[] = {
 	{
 		.name = "nfs_url",
@@ -79,45 +72,6 @@ static const struct sb_option nfs_options[] = {
 			"apart; what was in flight is sent again",
 	},
 	SB_OPTION_END,
-};
-
-struct nfs_worker;
-
-/* One open file: sb_file.engine_data. */
-struct nfs_file {
-	struct nfsfh *fh; /* NULL once its session is gone */
-	struct sb_file *f;
-	int flags; /* to open it again after a reconnect */
-	struct nfs_file *next;
-};
-
-/* One I/O in flight; its calls' private data. */
-struct nfs_req {
-	struct nfs_worker *w;
-	struct sb_io *io; /* NULL: given up (cancel); its answers dropped */
-	uint64_t sent_ns;
-	uint64_t bytes; /* answered so far */
-	uint32_t parts; /* calls out, plus one while they are being sent */
-	int32_t err;	/* the first failed call's */
-	int used;
-};
-
-struct nfs_worker {
-	struct sb_env *env;
-	struct nfs_context *ctx; /* NULL: no session */
-	int closing;		 /* a destroy runs: callbacks are dropped */
-	int dead;		 /* the session was lost for good */
-	uint32_t depth, nfree, nfailed, inflight;
-	struct nfs_req *reqs;
-	struct nfs_req **free;
-	struct nfs_req **failed; /* answered with an error: decided once
-				    nfs_service() says whether the session
-				    is still there */
-	struct nfs_file *open, *spare;
-	uint32_t wchunk; /* bytes per WRITE call, 0: whole */
-	struct nfs_wait_op op;
-	uint64_t commits, reconnects, retried, errors, cancelled;
-	char lasterr[256];
 };
 
 static const struct nfs_job *nfs_job_of(const struct sb_env *env)

@@ -16,40 +16,7 @@
 #include <nfsc/libnfs.h>
 #include <storbench/engine.h>
 
-/* Longest URL and export path the engine keeps. */
-#define NFS_URL_MAX 1024
-
-/* A wait with no wake fd (setup, on the main thread) looks at the stop
- * this often. */
-#define NFS_MAIN_POLL_MS 50
-
-struct nfs_opts {
-	char *url;	     /* nfs_url=, fio's name */
-	uint64_t timeout_ns; /* nfs_timeout= */
-	int64_t reconnect;   /* reconnect= */
-};
-
-/* What setup learnt, for every clone and for the report. */
-struct nfs_job {
-	char url[NFS_URL_MAX];	 /* what libnfs parses: host:port made
-				    nfsport= */
-	char shown[NFS_URL_MAX]; /* nfs_url= as messages show it */
-	char server[256];
-	char export[NFS_URL_MAX];
-	int32_t version; /* 3 or 4 */
-	uint64_t readmax, writemax;
-};
-
-/* The answer to one call the engine waits for (mount, open, stat, close).
- * It must outlive the context the call went out on: a context destroyed
- * with the call still out runs its callback with a cancel. */
-struct nfs_wait_op {
-	int done;
-	int err;
-	struct nfsfh *fh; /* open */
-	uint64_t size;	  /* fstat */
-	char msg[256];	  /* libnfs's words for a failure */
-};
+#include "nfs.h"
 
 /* The URL as messages show it: a user:password@ before the host is left
  * out (libnfs takes none, but a URL pasted from elsewhere may carry one). */

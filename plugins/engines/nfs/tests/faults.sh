@@ -9,7 +9,7 @@ set -u
 # shellcheck source=nfs_lib.bash
 source "$(dirname "$0")/nfs_lib.bash"
 
-plan 36
+plan 39
 
 # Whatever a test left paused or killed, the next one gets a server back.
 srv_back() {
@@ -55,6 +55,24 @@ for v in 3 4; do
 	like "$(cat "$T/err")" "nfs://127.0.0.1/nowhere.*: mount failed: .*(MNT3ERR_ACCES|NFS4ERR_NOENT)" \
 		"v$v: the message names the URL and the server's answer"
 done
+
+# --- an I/O the server answers with an error ------------------------------------
+# An immutable file (chattr +i) refuses writes even to root: the server
+# answers each WRITE with an error, which fails the I/O with the server's
+# errno (libnfs itself says EFAULT), and the job by its error policy.
+nfs_run "$V3" --name=e --rw=write --bs=4k --size=64k --filename=ro.bin >/dev/null
+if chattr +i "$SB_NFS_DIR/ro.bin" 2>/dev/null; then
+	nfs_run "$V3" --name=e --rw=write --bs=4k --size=64k \
+		--filename=ro.bin >/dev/null && st=0 || st=$?
+	chattr -i "$SB_NFS_DIR/ro.bin"
+	is "$st" 1 "an error answer to a write fails the job"
+	like "$(cat "$T/err")" "write error on ro.bin at offset 0, length 4096: (Operation not permitted|Permission denied)" \
+		"the I/O fails with the server's errno, not libnfs's EFAULT"
+	like "$(cat "$T/err")" "warning: nfs: nfs://127.0.0.1/export.*: ro.bin: .*NFS3ERR_" \
+		"a warning names the URL and the server's answer"
+else
+	skip 3 "chattr +i does not work on the file system of $SB_NFS_DIR"
+fi
 
 # --- the server killed mid-run -------------------------------------------------
 nfs_bg "$V3" "${job[@]}" --rw=randread
