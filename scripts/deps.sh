@@ -12,7 +12,7 @@ set -euo pipefail
 # progress-line test watches; numpy, pandas and gnuplot run fio's own log
 # tools (fiologparser_hist.py, fio_generate_plots) on storbench's logs;
 # clang-format (14, the release the tree is formatted with) is the test
-# that keeps it formatted.
+# that keeps it formatted; jq reads the JSON reports in the tests.
 #
 # The network engines and the InfluxDB reporter are tested against real
 # servers on loopback (tests/servers): nfs-ganesha with its VFS backend and
@@ -25,7 +25,7 @@ set -euo pipefail
 # tells when a server listens.
 pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
 	libblkid-dev libinih-dev
-	python3 valgrind procps strace time
+	python3 valgrind procps strace time jq
 	fio clang libclang-rt-14-dev clang-format
 	mount e2fsprogs xfsprogs util-linux fdisk cryptsetup-bin tmux
 	python3-numpy python3-pandas gnuplot-nox

@@ -117,5 +117,5 @@ done
 # the folder is missing); on a remote engine it is the engine's to reach.
 sb --name=j --bs=4k --rw=read --size=64k --ioengine="$E" \
 	--filename="$T/no/such/folder/lun0"
-is "$RC" 0 "remote: a target that is no local path runs (no layout, no stat)"
+is "$RC" 0 "remote: a target that is no local path runs (no stat; laid out through the engine)"
 ok "remote: nothing was created where the name points" test ! -e "$T/no"

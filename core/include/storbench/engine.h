@@ -170,8 +170,10 @@ struct sb_io {
 /*
  * The target is not a local path (nfs://, iscsi://, an SMB share):
  * the host neither stats it, nor guards it as a block device, nor looks
- * for its disk, nor creates or lays it out through local files. A job that
- * reads needs data there already, or the engine writes it in setup/init.
+ * for its disk, nor creates it through local files. Unless the engine
+ * also says SB_ENGINE_NO_FILES, the host lays its files out before a job
+ * that reads them, as for local files: through the engine itself (a layout
+ * worker, SB_ENV_LAYOUT, appending from the real_size open_file found).
  */
 #define SB_ENGINE_REMOTE (1u << 5)
 

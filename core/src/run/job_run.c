@@ -35,7 +35,9 @@ static void hook_failed(struct sb_runjob *rj, const char *hook, int rc)
 }
 
 /* fio lays files out before a job that reads them (so reads read real
- * data) or that asks to overwrite allocated blocks. */
+ * data) or that asks to overwrite allocated blocks. The layout runs
+ * through the engine, so a remote engine's files (an NFS export's) are
+ * laid out too. */
 static int needs_layout(const struct sb_runjob *rj)
 {
 	const struct sb_job_opts *o = &rj->opts;

@@ -478,7 +478,8 @@ int sb_worker_wake_open(struct sb_worker *w);
 /* Make the worker's wake_fd readable (any thread). */
 void sb_worker_wake(const struct sb_worker *w);
 /* The target is no local path (SB_ENGINE_REMOTE): the host neither
- * stats, guards, lays out nor watches the disk of what the job names. */
+ * stats, guards nor watches the disk of what the job names; it lays its
+ * files out through the engine, as any engine's. */
 static inline int sb_engine_remote(const struct sb_runjob *rj)
 {
 	return (rj->eops->flags & SB_ENGINE_REMOTE) != 0;
