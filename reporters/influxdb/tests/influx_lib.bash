@@ -70,3 +70,15 @@ end_counts() {
 	C[refused]=${BASH_REMATCH[6]}
 	C[undelivered]=${BASH_REMATCH[7]}
 }
+
+# influx_listen DIR STATUSES: the recording listener (v2_recorder.py) in
+# the background, answering STATUSES (204, or 503,204, ...), its requests
+# in DIR; sets PORT and LPID, and kills it at exit.
+influx_listen() {
+	mkdir -p "$1"
+	coproc REC { exec python3 "$INFLUX_TESTS/v2_recorder.py" "$1" "$2"; }
+	LPID=$REC_PID
+	read -r PORT <&"${REC[0]}"
+	sb_at_exit kill "$LPID"
+}
+INFLUX_TESTS=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)

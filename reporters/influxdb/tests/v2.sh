@@ -18,14 +18,7 @@ command -v python3 >/dev/null || plan_skip_all "python3 is not installed"
 
 plan 28
 
-# listen DIR STATUSES: the recorder in the background; PORT and LPID set.
-listen() {
-	mkdir -p "$1"
-	coproc REC { exec python3 "$HERE/v2_recorder.py" "$1" "$2"; }
-	LPID=$REC_PID
-	read -r PORT <&"${REC[0]}"
-	sb_at_exit kill "$LPID"
-}
+listen() { influx_listen "$@"; }
 stop_listen() { kill "$LPID" 2>/dev/null; wait "$LPID" 2>/dev/null; true; }
 
 # The requests' fields: q DIR EXPR with R the list of requests (their JSON

@@ -16,14 +16,8 @@ plan 4
 # shellcheck source=../../common/vg.sh
 source "$HERE/../../common/vg.sh"
 
-# listen STATUSES: the recording listener; PORT and LPID set.
-listen() {
-	mkdir -p "$T/rec$1"
-	coproc REC { exec python3 "$HERE/v2_recorder.py" "$T/rec$1" "$1"; }
-	LPID=$REC_PID
-	read -r PORT <&"${REC[0]}"
-	sb_at_exit kill "$LPID"
-}
+source "$HERE/influx_lib.bash"
+listen() { influx_listen "$T/rec$1" "$1"; }
 JOB=(--name=v --ioengine=null --rw=randrw --size=256k --time_based
 	--runtime=2 --rate_iops=100 --numjobs=2 --status-interval=1)
 
