@@ -79,6 +79,9 @@ extern "C" {
 
 /* struct sb_reporter_ops.flags */
 #define SB_REPORTER_OWN_THREAD (1u << 0) /* interval hook on its own thread */
+/* ABI 2.1: it prints nothing (it pushes to a server), so it may be named
+ * beside a format on stdout: --output-format=normal,influxdb. */
+#define SB_REPORTER_NO_OUTPUT (1u << 1)
 
 /* An interval hook's return: failed, but may succeed later (above). */
 #define SB_TRANSIENT 1

@@ -247,10 +247,13 @@ static int add(struct sb_ctx *ctx, struct sb_loader *loader,
 	return rc;
 }
 
-/* Two instances writing into the same stream would interleave. */
+/* Two instances writing into the same stream would interleave; one that
+ * writes nothing shares it with any. */
 static int same_place(const struct sb_reporter_inst *a,
 		      const struct sb_reporter_inst *b)
 {
+	if ((a->ops->flags | b->ops->flags) & SB_REPORTER_NO_OUTPUT)
+		return 0;
 	if (!a->path || !b->path)
 		return !a->path && !b->path;
 	return strcmp(a->path, b->path) == 0;
