@@ -981,7 +981,8 @@ static void influxdb_close(struct sb_env *env)
 
 static const struct sb_reporter_ops influxdb_ops = {
 	.size = sizeof(struct sb_reporter_ops),
-	.flags = SB_REPORTER_OWN_THREAD,
+	/* It prints nothing: --output-format=normal,influxdb is fine. */
+	.flags = SB_REPORTER_OWN_THREAD | SB_REPORTER_NO_OUTPUT,
 	.state_size = sizeof(struct influxdb_state),
 	.open = influxdb_open,
 	.interval = influxdb_interval,

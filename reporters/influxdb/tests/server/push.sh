@@ -14,7 +14,7 @@ srv_use influxdb
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 22
+plan 23
 
 RUN="push-$$-$RANDOM"
 J2='odd name, x=y "q"'
@@ -171,10 +171,11 @@ ok "no output holds a password" no_secret r.out r.err r.json r.jsonl
 	echo "tag = from=config"
 } >sb.conf
 chmod 600 sb.conf
-"$SB_BIN" --config=sb.conf --status-interval=1 --output-format=influxdb,json=c.json \
+"$SB_BIN" --config=sb.conf --status-interval=1 --output-format=normal,influxdb,json=c.json \
 	--name=conf --ioengine=null --rw=write --size=1m --time_based --runtime=2 \
 	--rate_iops=100 >c.out 2>c.err
-is "$?" 0 "a run configured by the [influxdb] section of --config"
+is "$?" 0 "a run configured by the [influxdb] section of --config, beside normal on stdout"
+like "$(<c.out)" "write: IOPS=" "the normal report is on stdout"
 end_counts c.err
 is "$(count_of "SELECT * FROM storbench WHERE run='$RUN-conf' AND \"from\"='config'")/${C[dropped]}" "${C[sent]}/0" \
 	"its points are there, with the config file's tag"
