@@ -217,6 +217,15 @@ struct sb_host {
 		     va_list ap) SB_PRINTF(3, 0);
 	int32_t (*verror)(struct sb_handle *h, int32_t code, const char *fmt,
 			  va_list ap) SB_PRINTF(3, 0);
+
+	/* ABI 2.1. Reporters with SB_REPORTER_OWN_THREAD: n items the
+	 * reporter took from what it was handed (a period, a job's result)
+	 * and could not deliver: points a bounded buffer of its own dropped,
+	 * a batch its server refused. The host adds them to SB_RQ_LOST,
+	 * says them at the end beside its own counts, and with required=1
+	 * they fail the run. Any thread, with the calling hook's handle; a
+	 * no-op for other handles. */
+	void (*reporter_lost)(struct sb_handle *h, uint64_t n);
 };
 
 /*

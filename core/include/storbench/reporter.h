@@ -24,6 +24,10 @@
  *               - a full queue drops its oldest period; the counts are
  *                 host->reporter_count(SB_RQ_*) and, when any period was
  *                 not delivered, a line on stderr at the end;
+ *               - what the reporter itself loses after taking a
+ *                 period (its own buffer full, its server refusing a
+ *                 batch) it tells host->reporter_lost(), which counts as
+ *                 SB_RQ_LOST and, with required=1, fails the run;
  *               - SB_TRANSIENT (a server that may come back): the host
  *                 keeps the period and calls again with it after a
  *                 back-off (0.1 s doubling to 2 s); the reporter stays
@@ -75,6 +79,9 @@ extern "C" {
 
 /* struct sb_reporter_ops.flags */
 #define SB_REPORTER_OWN_THREAD (1u << 0) /* interval hook on its own thread */
+/* ABI 2.1: it prints nothing (it pushes to a server), so it may be named
+ * beside a format on stdout: --output-format=normal,influxdb. */
+#define SB_REPORTER_NO_OUTPUT (1u << 1)
 
 /* An interval hook's return: failed, but may succeed later (above). */
 #define SB_TRANSIENT 1
@@ -86,6 +93,9 @@ extern "C" {
 #define SB_RQ_RETRIED	  3u /* SB_TRANSIENT returns */
 #define SB_RQ_FAILED	  4u /* lost to a fatal error of its hook */
 #define SB_RQ_UNDELIVERED 5u /* still queued at the flush deadline */
+#define SB_RQ_LOST                                                             \
+	6u /* ABI 2.1: items the reporter itself could not deliver             \
+	      (host->reporter_lost; its own unit, not periods) */
 
 /* The results each hook gets are read with the host's res_*, period_* and
  * run_* functions (stats.h); they are valid for the hook's duration. */

@@ -140,6 +140,13 @@ extern "C" {
 #define SB_FIG_DONE_PCT	    0x1043u /* (f64) of the run, 0..100; <0: unknown */
 #define SB_FIG_ETA_NS	    0x1044u /* (u64) time left; UINT64_MAX unknown */
 #define SB_FIG_UNIX_MS	    0x1045u /* (i64) wall clock at its end */
+/* ABI 2.1, a period as a whole: SB_FIG_HOST_CPU (f64), the host's busy
+ * percent of all cores over the period (absent when /proc/stat cannot be
+ * read). A job's share of a period: per dir SB_FIG_ERRORS (the period's
+ * failed I/Os) besides SB_FIG_IOS, _BYTES, _LAT + SB_LAT_MEAN and the
+ * SB_FIG_CLAT histogram; job scope SB_FIG_ENGINE (str), SB_FIG_IODEPTH,
+ * SB_FIG_NUMJOBS and the list SB_LIST_OPTIONS, so a reporter can tag a
+ * period with the job's engine, target, rw and bs while it runs. */
 /* Run as a whole (job scope): SB_FIG_ERROR (first error of the run),
  * SB_FIG_HOST_USR, SB_FIG_HOST_SYS, SB_FIG_NUMJOBS (results). */
 

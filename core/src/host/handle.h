@@ -35,6 +35,7 @@ struct sb_handle {
 	/* Reporters with their own thread: host->reporter_count(), set by
 	 * the reporters (report/pushq.h); NULL elsewhere. */
 	uint64_t (*count)(struct sb_pushq *q, uint32_t what);
+	void (*lose)(struct sb_pushq *q, uint64_t n);
 	struct sb_pushq *count_arg;
 	/* A worker's engine handle: the worker's deadline (read with an
 	 * atomic load; NULL on the main thread and for other plugins) and

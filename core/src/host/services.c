@@ -222,6 +222,12 @@ static uint64_t host_reporter_count(struct sb_handle *h, uint32_t what)
 	return h->count ? h->count(h->count_arg, what) : 0;
 }
 
+static void host_reporter_lost(struct sb_handle *h, uint64_t n)
+{
+	if (h->lose && n)
+		h->lose(h->count_arg, n);
+}
+
 static uint64_t host_deadline_ns(struct sb_handle *h)
 {
 	if (sb_stopping(h->ctx))
@@ -282,6 +288,7 @@ const struct sb_host sb_host_services = {
 	.run_count = sb_run_count,
 	.run_result = sb_run_result,
 	.reporter_count = host_reporter_count,
+	.reporter_lost = host_reporter_lost,
 	.deadline_ns = host_deadline_ns,
 	.stopping = host_stopping,
 	.complete = host_complete,

@@ -90,16 +90,19 @@ static void add_cpu(const struct sb_runjob *rj, unsigned i,
 	}
 }
 
-/* What the job's section set, as fio's "job options" lists it; a value
- * of a secret option never leaves the host. */
-static int job_options(const struct sb_runjob *rj, struct sb_job_res *res)
+/* What the job's section set, as fio's "job options" lists it, into a new
+ * array (*out, *n items; keys and values point into the job); a value of
+ * a secret option never leaves the host. 0 or -ENOMEM. */
+int sb_runjob_option_facts(const struct sb_runjob *rj, struct sb_fact **out,
+			   size_t *nout)
 {
 	size_t n = 0;
 
 	for (const struct sb_kv *kv = rj->def->kvs; kv; kv = kv->next)
 		n++;
-	res->options = calloc(n ? n : 1, sizeof(*res->options));
-	if (!res->options)
+	*nout = 0;
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out)
 		return -ENOMEM;
 	n = 0;
 	for (const struct sb_kv *kv = rj->def->kvs; kv; kv = kv->next) {
@@ -111,12 +114,23 @@ static int job_options(const struct sb_runjob *rj, struct sb_job_res *res)
 		int secret = (eo && eo->type == SB_OPT_SECRET) ||
 			     (go && go->type == SB_OPT_SECRET);
 
-		res->options[n].key = kv->key;
-		res->options[n].value = secret	    ? "<secret>"
-					: kv->value ? kv->value
-						    : "";
+		(*out)[n].key = kv->key;
+		(*out)[n].value = secret      ? "<secret>"
+				  : kv->value ? kv->value
+					      : "";
 		n++;
 	}
+	*nout = n;
+	return 0;
+}
+
+static int job_options(const struct sb_runjob *rj, struct sb_job_res *res)
+{
+	size_t n;
+	int rc = sb_runjob_option_facts(rj, &res->options, &n);
+
+	if (rc)
+		return rc;
 	res->r.options = res->options;
 	res->r.noptions = n;
 	return 0;

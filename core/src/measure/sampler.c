@@ -8,6 +8,8 @@
 
 #include <storbench/text.h>
 
+#include "../loader/loader.h"
+
 /* How often the thread looks; samples and periods keep their own time. */
 #define SB_SAMPLER_TICK_NS 20000000ULL
 #define SB_PROGRESS_NS	   1000000000ULL
@@ -44,6 +46,14 @@ static void clone_totals(struct sb_worker *w, uint64_t ios[SB_DDIR_COUNT],
 			lat[d] = __atomic_load_n(&w->meas.lat_sum_ns[d],
 						 __ATOMIC_RELAXED);
 	}
+}
+
+static void job_errors(struct sb_runjob *rj, uint64_t err[SB_DDIR_COUNT])
+{
+	for (unsigned c = 0; c < rj->nstarted; c++)
+		for (int d = 0; d < SB_DDIR_COUNT; d++)
+			err[d] += __atomic_load_n(&rj->workers[c].dir[d].errors,
+						  __ATOMIC_RELAXED);
 }
 
 /* The job's published totals, its clones summed into the (zeroed)
@@ -180,7 +190,14 @@ static void period(struct sb_sampler *s, struct sb_period_track *p,
 	double done_sum = 0;
 	int unknown = 0;
 
+	struct sb_cpustat cpu;
+
 	memset(iv, 0, sizeof(*iv));
+	sb_cpustat_read(&cpu);
+	iv->host_cpu = cpu.ok && p->cpu_last.ok
+			       ? sb_cpustat_busy(&p->cpu_last, &cpu)
+			       : -1;
+	p->cpu_last = cpu;
 	iv->elapsed_ns = now - s->start_ns;
 	iv->period_ns = now - p->last_ns;
 	iv->eta_ns = 0;
@@ -190,22 +207,30 @@ static void period(struct sb_sampler *s, struct sb_period_track *p,
 		struct sb_runjob *rj = &s->jobs[j];
 		struct sb_period_prev *pp = &p->prev[j];
 		uint64_t ios[SB_DDIR_COUNT] = {0}, bytes[SB_DDIR_COUNT] = {0},
-			 lat[SB_DDIR_COUNT] = {0};
+			 lat[SB_DDIR_COUNT] = {0}, err[SB_DDIR_COUNT] = {0};
 		struct sb_interval_job *ij;
 		double frac;
 
 		if (atomic_load(&rj->sampling)) {
 			job_totals(rj, ios, bytes, lat);
+			job_errors(rj, err);
 			ij = &s->ivjobs[iv->njobs++];
 			memset(ij, 0, sizeof(*ij));
 			ij->name = rj->def->name;
 			ij->job_id = rj->job_id;
 			ij->groupid = rj->groupid;
+			ij->engine = rj->engine ? rj->engine->desc->name : NULL;
+			ij->iodepth = rj->job.iodepth;
+			ij->numjobs = rj->job.numjobs;
+			ij->options = s->jobopts[j];
+			ij->noptions = s->njobopts[j];
 			for (int d = 0; d < SB_DDIR_COUNT; d++) {
 				uint64_t di = ios[d] - pp->ios[d];
 
 				ij->ios[d] = di;
 				ij->bytes[d] = bytes[d] - pp->bytes[d];
+				ij->errors[d] = err[d] - pp->errors[d];
+				pp->errors[d] = err[d];
 				ij->lat_mean_ns[d] =
 					di ? (double)(lat[d] - pp->lat[d]) /
 							(double)di
@@ -392,8 +417,17 @@ int sb_sampler_start(struct sb_sampler *s, struct sb_ctx *ctx,
 	s->status.prev = calloc(njobs ? njobs : 1, sizeof(*s->status.prev));
 	s->progress.prev = calloc(njobs ? njobs : 1, sizeof(*s->progress.prev));
 	s->ivjobs = calloc(njobs ? njobs : 1, sizeof(*s->ivjobs));
-	if (!s->status.prev || !s->progress.prev || !s->ivjobs)
+	s->jobopts = calloc(njobs ? njobs : 1, sizeof(*s->jobopts));
+	s->njobopts = calloc(njobs ? njobs : 1, sizeof(*s->njobopts));
+	if (!s->status.prev || !s->progress.prev || !s->ivjobs || !s->jobopts ||
+	    !s->njobopts)
 		return -ENOMEM;
+	for (size_t j = 0; j < njobs; j++)
+		if (jobs[j].def && jobs[j].engine &&
+		    sb_runjob_option_facts(&jobs[j], &s->jobopts[j],
+					   &s->njobopts[j]))
+			return -ENOMEM;
+	sb_cpustat_read(&s->status.cpu_last);
 	/* Latency percentiles per status period need histograms per job
 	 * and direction; without --status-interval none are kept. */
 	if (status_ns) {
@@ -452,6 +486,12 @@ void sb_sampler_stop(struct sb_sampler *s)
 	free(s->status.prev);
 	free(s->progress.prev);
 	free(s->ivjobs);
+	for (size_t j = 0; s->jobopts && j < s->njobs; j++)
+		free(s->jobopts[j]);
+	free(s->jobopts);
+	free(s->njobopts);
+	s->jobopts = NULL;
+	s->njobopts = NULL;
 	free(s->scratch);
 	s->scratch = NULL;
 	s->status.prev = s->progress.prev = NULL;

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "../machine/counters.h"
 #include "../report/eta.h"
 #include "../report/reporters.h"
 #include "../stats/hist.h"
@@ -18,6 +19,7 @@
 /* A job's totals as the last period left them. */
 struct sb_period_prev {
 	uint64_t ios[SB_DDIR_COUNT], bytes[SB_DDIR_COUNT], lat[SB_DDIR_COUNT];
+	uint64_t errors[SB_DDIR_COUNT];
 	/* Status periods: completion latency histograms, the last snapshot
 	 * and the period's difference (NULL for progress periods). */
 	struct sb_hist *hist_prev, *hist_period;
@@ -27,6 +29,7 @@ struct sb_period_track {
 	uint64_t every_ns; /* 0: never */
 	uint64_t last_ns;
 	struct sb_period_prev *prev; /* per job */
+	struct sb_cpustat cpu_last;  /* the host's CPU at the last period */
 };
 
 struct sb_sampler {
@@ -43,6 +46,9 @@ struct sb_sampler {
 	struct sb_period_track status, progress;
 	struct sb_interval_job *ivjobs; /* per job, for struct sb_interval */
 	struct sb_hist *scratch;	/* a job's histograms summed */
+	/* Per job: the options its section set, for the periods' shares. */
+	struct sb_fact **jobopts;
+	size_t *njobopts;
 };
 
 /* Main thread: start the thread (status_ns: --status-interval, 0 for

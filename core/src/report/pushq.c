@@ -147,6 +147,7 @@ int sb_pushq_start(struct sb_ctx *ctx, struct sb_pushq **out,
 	sb_handle_init(&q->h, ctx, like->who);
 	q->h.out = like->out;
 	q->h.count = sb_pushq_count;
+	q->h.lose = sb_pushq_lose;
 	q->h.count_arg = q;
 	q->env = *env;
 	q->env.handle = &q->h;
@@ -239,6 +240,13 @@ uint64_t sb_pushq_count(struct sb_pushq *q, uint32_t what)
 	v = q->counts[what];
 	pthread_mutex_unlock(&q->lock);
 	return v;
+}
+
+void sb_pushq_lose(struct sb_pushq *q, uint64_t n)
+{
+	pthread_mutex_lock(&q->lock);
+	q->counts[SB_RQ_LOST] += n;
+	pthread_mutex_unlock(&q->lock);
 }
 
 void sb_pushq_free(struct sb_pushq *q)

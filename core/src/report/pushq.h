@@ -26,7 +26,7 @@
 struct sb_snapshot;
 
 /* Figures kept under q->lock; SB_RQ_* index them. */
-#define SB_PUSHQ_NCOUNTS 6
+#define SB_PUSHQ_NCOUNTS 7
 
 struct sb_pushq {
 	pthread_mutex_t lock;
@@ -66,6 +66,9 @@ void sb_pushq_push(struct sb_pushq *q, const struct sb_interval *iv);
 int sb_pushq_flush(struct sb_pushq *q, uint64_t timeout_ns);
 
 uint64_t sb_pushq_count(struct sb_pushq *q, uint32_t what);
+
+/* Any thread: the reporter lost n items of its own (SB_RQ_LOST). */
+void sb_pushq_lose(struct sb_pushq *q, uint64_t n);
 
 void sb_pushq_free(struct sb_pushq *q);
 

@@ -247,10 +247,13 @@ static int add(struct sb_ctx *ctx, struct sb_loader *loader,
 	return rc;
 }
 
-/* Two instances writing into the same stream would interleave. */
+/* Two instances writing into the same stream would interleave; one that
+ * writes nothing shares it with any. */
 static int same_place(const struct sb_reporter_inst *a,
 		      const struct sb_reporter_inst *b)
 {
+	if ((a->ops->flags | b->ops->flags) & SB_REPORTER_NO_OUTPUT)
+		return 0;
 	if (!a->path || !b->path)
 		return !a->path && !b->path;
 	return strcmp(a->path, b->path) == 0;
@@ -426,6 +429,7 @@ int sb_reporters_open(struct sb_ctx *ctx, struct sb_reporters *rs,
 		if (rc)
 			return rc;
 		r->h.count = sb_pushq_count;
+		r->h.lose = sb_pushq_lose;
 		r->h.count_arg = r->q;
 	}
 	return 0;
@@ -568,6 +572,17 @@ int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 		if (!out_check(ctx, rs, r, errno) && rc) {
 			hook_error(ctx, r, "run_end", rc);
 			err = rc;
+		}
+		/* What the reporter lost itself, its last push included: it
+		 * said how much in its own unit. */
+		if (r->q && r->push.required && !r->lost_required &&
+		    sb_pushq_count(r->q, SB_RQ_LOST)) {
+			sb_log(ctx, SB_LOG_ERROR, r->h.who,
+			       "required=1 and %llu of what it was handed was "
+			       "not delivered: the run fails",
+			       (unsigned long long)sb_pushq_count(r->q,
+								  SB_RQ_LOST));
+			err = -EIO;
 		}
 		if (r->broke)
 			err = -EPROTO;

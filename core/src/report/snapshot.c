@@ -17,6 +17,13 @@ void sb_snapshot_free(struct sb_snapshot *s)
 		return;
 	for (size_t i = 0; i < s->njobs; i++) {
 		free((void *)s->jobs[i].name);
+		free((void *)s->jobs[i].engine);
+		for (size_t k = 0;
+		     s->jobs[i].options && k < s->jobs[i].noptions; k++) {
+			free((void *)s->jobs[i].options[k].key);
+			free((void *)s->jobs[i].options[k].value);
+		}
+		free((void *)s->jobs[i].options);
 		for (size_t d = 0; d < SB_DDIR_COUNT; d++)
 			free((void *)s->jobs[i].clat_hist[d]);
 	}
@@ -24,13 +31,53 @@ void sb_snapshot_free(struct sb_snapshot *s)
 	free(s);
 }
 
+static char *dup_or_null(const char *s, int *failed)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	if (s && !d)
+		*failed = 1;
+	return d;
+}
+
+/* The job's options, each string its own: the reporter's thread may read
+ * them after the job that set them is gone. */
+static int copy_options(struct sb_interval_job *dst,
+			const struct sb_interval_job *src)
+{
+	struct sb_fact *v;
+	int failed = 0;
+
+	dst->options = NULL;
+	dst->noptions = 0;
+	if (!src->options || !src->noptions)
+		return 0;
+	v = calloc(src->noptions, sizeof(*v));
+	if (!v)
+		return -1;
+	dst->options = v;
+	for (size_t k = 0; k < src->noptions && !failed; k++) {
+		v[k].key = dup_or_null(src->options[k].key, &failed);
+		v[k].value = dup_or_null(src->options[k].value, &failed);
+		dst->noptions = k + 1;
+	}
+	return failed ? -1 : 0;
+}
+
 static int copy_job(struct sb_interval_job *dst,
 		    const struct sb_interval_job *src)
 {
+	int failed = 0;
+
 	*dst = *src;
 	dst->name = NULL;
+	dst->engine = NULL;
+	dst->options = NULL;
+	dst->noptions = 0;
 	memset(dst->clat_hist, 0, sizeof(dst->clat_hist));
-	if (src->name && !(dst->name = strdup(src->name)))
+	dst->name = dup_or_null(src->name, &failed);
+	dst->engine = dup_or_null(src->engine, &failed);
+	if (failed || copy_options(dst, src))
 		return -1;
 	for (size_t d = 0; d < SB_DDIR_COUNT; d++) {
 		struct sb_hist *h;

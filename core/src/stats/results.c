@@ -177,12 +177,18 @@ static struct fig share_fig(const struct sb_interval_job *j, uint32_t scope,
 			return u64(SB_ALL_CLONES);
 		if (fig == SB_FIG_GROUPID)
 			return u64(j->groupid);
+		if (fig == SB_FIG_IODEPTH && j->iodepth)
+			return u64(j->iodepth);
+		if (fig == SB_FIG_NUMJOBS && j->numjobs)
+			return u64(j->numjobs);
 		return none;
 	}
 	if (scope >= SB_DDIR_COUNT)
 		return none;
 	if (fig == SB_FIG_IOS)
 		return u64(j->ios[scope]);
+	if (fig == SB_FIG_ERRORS)
+		return u64(j->errors[scope]);
 	if (fig == SB_FIG_BYTES)
 		return u64(j->bytes[scope]);
 	if (fig == SB_FIG_LAT + SB_LAT_MEAN)
@@ -215,6 +221,8 @@ static struct fig period_fig(const struct sb_interval *iv, uint32_t scope,
 		return u64(iv->eta_ns);
 	case SB_FIG_UNIX_MS:
 		return i64(iv->unix_ms);
+	case SB_FIG_HOST_CPU:
+		return iv->host_cpu >= 0 ? f64(iv->host_cpu) : none;
 	}
 	return none;
 }
@@ -341,6 +349,8 @@ int sb_res_str(const struct sb_result *r, uint32_t fig, const char **out)
 		s = job_str(r->p, fig);
 	else if (r && r->kind == SB_RES_SHARE && fig == SB_FIG_NAME)
 		s = ((const struct sb_interval_job *)r->p)->name;
+	else if (r && r->kind == SB_RES_SHARE && fig == SB_FIG_ENGINE)
+		s = ((const struct sb_interval_job *)r->p)->engine;
 	else if (r && r->kind == SB_RES_DISK && fig == SB_FIG_NAME)
 		s = ((const struct sb_disk *)r->p)->name;
 	if (!s)
@@ -414,6 +424,11 @@ int sb_res_list(const struct sb_result *r, uint32_t list, uint32_t i,
 {
 	const struct sb_job_result *j;
 
+	if (r && r->kind == SB_RES_SHARE && list == SB_LIST_OPTIONS) {
+		const struct sb_interval_job *ij = r->p;
+
+		return pair(ij->options, ij->noptions, i, out);
+	}
 	if (!r || r->kind != SB_RES_JOB)
 		return -ENOENT;
 	j = r->p;

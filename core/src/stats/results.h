@@ -107,6 +107,13 @@ struct sb_interval_job {
 	uint64_t bytes[SB_DDIR_COUNT];
 	double lat_mean_ns[SB_DDIR_COUNT]; /* of the period's I/Os; 0: none */
 	const struct sb_hist *clat_hist[SB_DDIR_COUNT]; /* NULL: not kept */
+	uint64_t errors[SB_DDIR_COUNT];			/* I/Os that failed */
+	/* Who the job is, for reporters that tag each period with it. */
+	const char *engine;
+	unsigned iodepth;
+	unsigned numjobs;
+	const struct sb_fact *options;
+	size_t noptions;
 };
 
 /* A period: amounts of this period only, not since the start. */
@@ -121,6 +128,7 @@ struct sb_interval {
 	const struct sb_interval_job *jobs;
 	size_t njobs;
 	int64_t unix_ms;
+	double host_cpu; /* the host's busy percent of all cores; <0: unknown */
 };
 
 struct sb_disk {

@@ -191,7 +191,8 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 			w->fl.full = 1;
 			return 0;
 		}
-		d->errors++;
+		/* A relaxed atomic store: the interval thread reads it. */
+		__atomic_store_n(&d->errors, d->errors + 1, __ATOMIC_RELAXED);
 		if (io->ddir == SB_DDIR_WRITE)
 			sb_stream_write_failed(w, s);
 		return io_error(w, io);

@@ -455,6 +455,10 @@ int sb_runjob_wait(struct sb_runjob *rj);
 /* Build rj->res, pointing into rj (result.c). 0 or -ENOMEM. */
 int sb_runjob_results(struct sb_runjob *rj);
 void sb_runjob_results_free(struct sb_runjob *rj);
+/* The options the job's section set, secrets masked, into a new array
+ * pointing into rj (result.c): 0 or -ENOMEM. Any thread. */
+int sb_runjob_option_facts(const struct sb_runjob *rj, struct sb_fact **out,
+			   size_t *n);
 
 /* fio's group_reporting over several jobs of a group: one result of all
  * of them, named after the first. */
