@@ -52,8 +52,9 @@ static void job_errors(struct sb_runjob *rj, uint64_t err[SB_DDIR_COUNT])
 {
 	for (unsigned c = 0; c < rj->nstarted; c++)
 		for (int d = 0; d < SB_DDIR_COUNT; d++)
-			err[d] += __atomic_load_n(&rj->workers[c].dir[d].errors,
-						  __ATOMIC_RELAXED);
+			err[d] += __atomic_load_n(
+				&rj->workers[c].meas.dir[d].errors,
+				__ATOMIC_RELAXED);
 }
 
 /* The job's published totals, its clones summed into the (zeroed)
