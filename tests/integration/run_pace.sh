@@ -7,7 +7,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 6
+plan 8
 
 count() { # count OPTIONS...: reads a 2 s null job issues
 	"$SB_BIN" --name=r --ioengine=null --size=64m --runtime=2 --time_based \
@@ -38,5 +38,15 @@ avg=$(sed -n 's/.* lat (\(usec\|msec\)): .*avg=\([0-9.]*\),.*/\1 \2/p' <<<"$out"
 	awk '{printf "%d", ($1 == "msec") ? $2 : $2 / 1000}')
 ok "its latency counts the wait behind the cap: mean ${avg} ms > 50" \
 	test "${avg:-0}" -gt 50
+
+# The runtime cuts the wait for the eighth I/O of rate_iops=7 short: it
+# goes out before it was due, and its latency counts from then, never from
+# the time it would have been due (which came out below zero, wrapped).
+out=$("$SB_BIN" --name=c --ioengine=null --rw=randread --bs=4k --size=1m \
+	--rate_iops=7 --runtime=1 --time_based --output-format=json 2>/dev/null)
+is "$?" 0 "rate_iops=7 for 1 s runs"
+max=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["read"]["lat_ns"]["max"])' <<<"$out")
+ok "an I/O cut short by the runtime has a latency under 1 s: max ${max} ns" \
+	test "${max:-99999999999}" -lt 1000000000
 
 done_testing

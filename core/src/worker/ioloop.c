@@ -106,7 +106,9 @@ static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
 		return 0;
 	sb_msg_format(msg, sizeof(msg), "verify failed on %s: %s",
 		      s->io.file->path, why);
-	w->meas.dir[SB_DDIR_READ].errors++;
+	__atomic_store_n(&w->meas.dir[SB_DDIR_READ].errors,
+			 w->meas.dir[SB_DDIR_READ].errors + 1,
+			 __ATOMIC_RELAXED);
 	if (!w->vck.bad++)
 		sb_msg_format(w->vck.first, sizeof(w->vck.first), "%s", msg);
 	return sb_wpolicy(w, SB_ERRKIND_VERIFY, EILSEQ, msg);

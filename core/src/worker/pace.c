@@ -27,8 +27,10 @@ void sb_sleep_ns(uint64_t ns)
 }
 
 /* Wait until the host clock reaches t, or a stop request; the last part
- * spins, so short waits are kept to the microsecond. */
-void sb_wait_until(struct sb_worker *w, uint64_t t)
+ * spins, so short waits are kept to the microsecond. Returns the clock
+ * when the wait ended, which is before t when the deadline or a stop cut
+ * it short. */
+uint64_t sb_wait_until(struct sb_worker *w, uint64_t t)
 {
 	uint64_t now;
 
@@ -44,6 +46,7 @@ void sb_wait_until(struct sb_worker *w, uint64_t t)
 					    ? left - 100000
 					    : 100000000ULL);
 	}
+	return now;
 }
 
 /* Linear spacing, or exponential gaps with the same mean for
@@ -53,6 +56,7 @@ uint64_t sb_pace_wait(struct sb_worker *w, const struct sb_io *io)
 	const struct sb_job_opts *o = &w->rj->opts;
 	int d = (int)io->ddir;
 	double gap, due;
+	uint64_t now;
 
 	if (o->rate_iops[d] > 0)
 		gap = 1e9 / (double)o->rate_iops[d];
@@ -68,8 +72,10 @@ uint64_t sb_pace_wait(struct sb_worker *w, const struct sb_io *io)
 		w->pace.due_ns[d] = (double)now_ns();
 	due = w->pace.due_ns[d];
 	w->pace.due_ns[d] += gap;
-	sb_wait_until(w, (uint64_t)due);
-	return (uint64_t)due;
+	/* Cut short (the deadline, a stop), the I/O goes out before it was
+	 * due: its latency counts from now, never from a time to come. */
+	now = sb_wait_until(w, (uint64_t)due);
+	return (uint64_t)due < now ? (uint64_t)due : now;
 }
 
 /*

@@ -105,8 +105,8 @@ void sb_iolog_close(struct sb_worker *w);
 /* pace.c: sleep ns (through signals). */
 void sb_sleep_ns(uint64_t ns);
 /* Wait until the host clock reaches t (never past the phase's deadline),
- * or a stop request. */
-void sb_wait_until(struct sb_worker *w, uint64_t t);
+ * or a stop request; returns the clock as the wait ended. */
+uint64_t sb_wait_until(struct sb_worker *w, uint64_t t);
 
 static inline int sb_rate_capped(const struct sb_job_opts *o, int d)
 {
