@@ -166,7 +166,14 @@ static int split_list(struct sb_ctx *ctx, struct sb_runjob *rj, const char *key,
 	*names = calloc(max, sizeof(**names));
 	if (!*buf || !*names)
 		return sb_err(ctx, -ENOMEM, "out of memory");
-	k = sb_val_colon_list(value, *buf, len, *names, max, err, sizeof(err));
+	/* A remote engine's filename= holds URLs, whose colons fio's users
+	 * escape ("iscsi\\://h\\:3260/..."); unescaped URLs work too. */
+	if (strcmp(key, "filename") == 0 && sb_engine_remote(rj))
+		k = sb_val_url_list(value, *buf, len, *names, max, err,
+				    sizeof(err));
+	else
+		k = sb_val_colon_list(value, *buf, len, *names, max, err,
+				      sizeof(err));
 	if (k < 0)
 		return sb_err(ctx, k, "%s: %s: %s", where_of(rj, key), key,
 			      err);
