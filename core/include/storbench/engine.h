@@ -167,6 +167,10 @@ struct sb_io {
  * the host neither stats it, nor guards it as a block device, nor looks
  * for its disk, nor creates or lays it out through local files. A job that
  * reads needs data there already, or the engine writes it in setup/init.
+ * With SB_ENGINE_NO_FILES too, a job may leave size= out: it covers the
+ * f->real_size open_file reports (a LUN's capacity). A remote engine's
+ * filename= may hold URLs unescaped (iscsi://h:3260/iqn.x:y/1): the list
+ * is split only where a URL begins, unless it uses fio's "\:" escapes.
  */
 #define SB_ENGINE_REMOTE (1u << 5)
 

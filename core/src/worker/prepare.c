@@ -700,7 +700,10 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 			rj->gen_opts);
 	if (rc)
 		return rc;
-	if (!rj->opts.size.bytes && (rj->eops->flags & SB_ENGINE_NO_FILES))
+	/* A remote target's open_file says how big it is (a LUN's
+	 * capacity), which a job without size= then covers, as in fio. */
+	if (!rj->opts.size.bytes && (rj->eops->flags & SB_ENGINE_NO_FILES) &&
+	    !sb_engine_remote(rj))
 		return sb_err(ctx, -EINVAL,
 			      "%s: job %s: size= (in bytes) is required with "
 			      "engine %s",
