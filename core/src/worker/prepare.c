@@ -10,6 +10,7 @@
 #include "../loader/loader.h"
 #include "../options/catalogue.h"
 #include "../options/options.h"
+#include "../util/str.h"
 #include "../util/suggest.h"
 #include "../workload/fio_gen.h"
 
@@ -663,6 +664,11 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		rc = settle_cfg(ctx, rj);
 	if (!rc)
 		rc = check_engine(ctx, rj);
+	/* The names are copied: the job's own text, which the JSON job
+	 * options and messages show, keeps no URL's password. */
+	for (kv = def->kvs; kv && !rc; kv = kv->next)
+		if (kv->value && strcmp(kv->key, "filename") == 0)
+			sb_url_hide_secrets(kv->value);
 	if (rc == -ENOMEM) {
 		char who[300];
 
