@@ -442,6 +442,7 @@ static void free_cfg(struct sb_job_cfg *c)
 {
 	free(c->names);
 	free(c->names_buf);
+	free(c->first_name);
 	free(c->dirs);
 	free(c->dirs_buf);
 	free(c->cpus);
@@ -597,6 +598,30 @@ static int check_plugin(struct sb_ctx *ctx, struct sb_runjob *rj,
 	return rc < 0 ? rc : rc ? -EINVAL : 0;
 }
 
+/*
+ * A URL's password (iscsi://user%secret@host/...) is for the engine only:
+ * it gets the first name as given (struct sb_job.filename); the names the
+ * host shows (files, messages, the JSON job options) have it hidden.
+ */
+static int hide_url_secrets(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	struct sb_job_cfg *c = &rj->cfg;
+
+	if (c->nnames) {
+		c->first_name = strdup(c->names[0]);
+		if (!c->first_name)
+			return sb_err(ctx, -ENOMEM, "out of memory");
+	}
+	/* The names are in names_buf, one after another: hiding shortens
+	 * each in place. */
+	for (unsigned i = 0; i < c->nnames; i++)
+		sb_url_hide_secrets((char *)c->names[i]);
+	for (struct sb_kv *kv = rj->def->kvs; kv; kv = kv->next)
+		if (kv->value && strcmp(kv->key, "filename") == 0)
+			sb_url_hide_secrets(kv->value);
+	return 0;
+}
+
 static void fill_job_facts(struct sb_runjob *rj)
 {
 	struct sb_job *j = &rj->job;
@@ -612,7 +637,7 @@ static void fill_job_facts(struct sb_runjob *rj)
 	j->file_bytes = rj->opts.offset.bytes + rj->opts.size.bytes;
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		j->bs[d] = rj->opts.bs[d];
-	j->filename = rj->cfg.nnames ? rj->cfg.names[0] : NULL;
+	j->filename = rj->cfg.first_name;
 	j->allow_create = rj->opts.allow_file_create;
 	/* fio: pre_read turns invalidate off, or it would undo itself. */
 	j->invalidate = rj->opts.invalidate && !rj->opts.pre_read;
@@ -664,11 +689,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		rc = settle_cfg(ctx, rj);
 	if (!rc)
 		rc = check_engine(ctx, rj);
-	/* The names are copied: the job's own text, which the JSON job
-	 * options and messages show, keeps no URL's password. */
-	for (kv = def->kvs; kv && !rc; kv = kv->next)
-		if (kv->value && strcmp(kv->key, "filename") == 0)
-			sb_url_hide_secrets(kv->value);
+	if (!rc)
+		rc = hide_url_secrets(ctx, rj);
 	if (rc == -ENOMEM) {
 		char who[300];
 
