@@ -244,17 +244,23 @@ static int libiscsi_init(struct sb_env *env)
 	return libiscsi_login(env, s->js, o->timeout_ns, 0, &s->ctx);
 }
 
+/* open_file [worker]: the job's LUN. f->path is the URL with its password
+ * hidden (the host shows it): it is compared by portal, target and LUN. */
 static int libiscsi_open_file(struct sb_env *env, struct sb_file *f)
 {
 	const struct libiscsi_job *js = env->job_state;
+	struct libiscsi_state *s = env->state;
+	struct iscsi_url *u = iscsi_parse_full_url(s->ctx, f->path);
+	int same = u && strcmp(u->portal, js->portal) == 0 &&
+		   strcmp(u->target, js->target) == 0 && u->lun == js->lun;
 
-	if (strcmp(f->path, env->job->filename) != 0)
+	if (u)
+		iscsi_destroy_url(u);
+	if (!same)
 		return env->host->error(env->handle, -EINVAL,
-					"%s: one LUN per job; run another job "
-					"for %s",
-					js->name,
-					strchr(f->path, '@') ? "another URL"
-							     : f->path);
+					"%s: one LUN per job; %s is another "
+					"(run another job for it)",
+					js->name, f->path);
 	f->real_size = js->blocks * js->block_size;
 	return 0;
 }
@@ -607,10 +613,10 @@ static int libiscsi_getevents(struct sb_env *env, uint32_t min, uint32_t max,
 			if (rc <= 0)
 				return rc;
 		}
-		if (!s->inflight || (min && s->inflight + min <= start) ||
-		    (!min && polled))
-			return 0;
 		now = h->now_ns();
+		if (!s->inflight || (min && s->inflight + min <= start) ||
+		    (polled && (!min || (until && now >= until))))
+			return 0;
 		silent_until = s->progress_ns + o->timeout_ns;
 		if (now >= silent_until) {
 			s->lost = 1;
@@ -620,8 +626,6 @@ static int libiscsi_getevents(struct sb_env *env, uint32_t min, uint32_t max,
 				 o->timeout_ns / 1000000);
 			continue;
 		}
-		if (until && now >= until && timeout_ns)
-			return 0;
 		ms = (int64_t)((silent_until - now + 999999) / 1000000);
 		if (until && (int64_t)((until - now + 999999) / 1000000) < ms)
 			ms = (int64_t)((until - now + 999999) / 1000000);
