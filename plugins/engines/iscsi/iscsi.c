@@ -249,8 +249,9 @@ static int libiscsi_init(struct sb_env *env)
 static int libiscsi_open_file(struct sb_env *env, struct sb_file *f)
 {
 	const struct libiscsi_job *js = env->job_state;
-	struct libiscsi_state *s = env->state;
-	struct iscsi_url *u = iscsi_parse_full_url(s->ctx, f->path);
+	/* No context: parsing into one would set the URL's (hidden)
+	 * password on it. */
+	struct iscsi_url *u = iscsi_parse_full_url(NULL, f->path);
 	int same = u && strcmp(u->portal, js->portal) == 0 &&
 		   strcmp(u->target, js->target) == 0 && u->lun == js->lun;
 
@@ -296,6 +297,7 @@ static void libiscsi_release(struct libiscsi_state *s, struct libiscsi_slot *sl)
 }
 
 static int libiscsi_send(struct libiscsi_state *s, struct libiscsi_slot *sl);
+static int libiscsi_relogin(struct sb_env *env, uint64_t until);
 
 /* Every task's callback, run inside iscsi_service() or a cancel, on the
  * worker's thread. */
@@ -436,6 +438,15 @@ static int libiscsi_queue(struct sb_env *env, struct sb_io *io)
 	int data = io->ddir == SB_DDIR_READ || io->ddir == SB_DDIR_WRITE;
 
 	s->env = env;
+	if (s->lost && !s->inflight) {
+		/* Lost with nothing out (the host reaps nothing, so
+		 * getevents would not log in again): here. */
+		uint64_t d = env->host->deadline_ns(env->handle);
+		int rc = libiscsi_relogin(env, d == UINT64_MAX ? 0 : d);
+
+		if (rc <= 0)
+			return rc < 0 ? rc : SB_Q_BUSY;
+	}
 	if (s->lost || !s->nfree || (!data && s->inflight))
 		return SB_Q_BUSY;
 	if (io->ddir == SB_DDIR_TRIM && !js->unmap)

@@ -9,7 +9,7 @@
 # LUN's facts; the options' checks.
 source "$(dirname "$0")/iscsi_lib.bash"
 
-plan 40
+plan 42
 
 URL=$SB_ISCSI_URL
 E=(--ioengine=libiscsi --filename="$URL")
@@ -131,6 +131,16 @@ like "$out" 'libiscsi\.block_size: 512' "fact: block size (READ CAPACITY(16))"
 like "$out" "libiscsi\\.capacity: $SB_ISCSI_SIZE" "fact: capacity"
 like "$out" 'libiscsi\.unmap: no' "fact: no UNMAP"
 like "$out" "libiscsi\\.target: iscsi://$SB_ISCSI_PORTAL/$SB_ISCSI_IQN/1" "fact: the target"
+
+# The host's own features, through the engine: rate=, logs, a pattern.
+is_run --name=rate "${E[@]}" --rw=randread --bs=4k --iodepth=4 --rate_iops=500 \
+	--runtime=2 --time_based
+ios=$(is_json .read.total_ios)
+ok "rate_iops=500 for 2 s: about 1000 reads ($ios)" [ "$ios" -ge 900 ] && [ "$ios" -le 1100 ]
+is_run --name=log "${E[@]}" --rw=randwrite --bs=4k --size=1m --iodepth=4 \
+	--write_lat_log="$T/lat" --log_avg_msec=0
+is "$?:$(cat "$T"/lat_clat.*log 2>/dev/null | wc -l)" "0:256" \
+	"write_lat_log: one clat line per write"
 
 # Digests and option checks.
 is_run --name=d "${E[@]}" --rw=randread --bs=4k --size=1m --iscsi_header_digest=crc32c
