@@ -297,6 +297,24 @@ static void libiscsi_release(struct libiscsi_state *s, struct libiscsi_slot *sl)
 }
 
 static int libiscsi_send(struct libiscsi_state *s, struct libiscsi_slot *sl);
+
+/* The session is gone (why, for the message): getevents or queue logs in
+ * again, or fails the job. The first reason found is kept. */
+static void libiscsi_lose(struct libiscsi_state *s, const char *fmt, ...)
+	SB_PRINTF(2, 3);
+static void libiscsi_lose(struct libiscsi_state *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->lost)
+		return;
+	s->lost = 1;
+	s->lost_ns = s->env->host->now_ns();
+	va_start(ap, fmt);
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	va_end(ap);
+}
+
 static int libiscsi_relogin(struct sb_env *env, uint64_t until);
 
 /* Every task's callback, run inside iscsi_service() or a cancel, on the
@@ -331,13 +349,9 @@ static void libiscsi_task_cb(struct iscsi_context *ctx, int status, void *data,
 		 * I/O to send again after a new login. */
 		sl->state = LIBISCSI_RESEND;
 		s->resend++;
-		if (s->cancel_mode == LIBISCSI_LOST && !s->lost) {
-			s->lost = 1;
-			s->lost_ns = h->now_ns();
-			snprintf(s->why, sizeof(s->why),
-				 "the session dropped: %s",
-				 iscsi_get_error(s->ctx));
-		}
+		if (s->cancel_mode == LIBISCSI_LOST)
+			libiscsi_lose(s, "the session dropped: %s",
+				      iscsi_get_error(s->ctx));
 		return;
 	}
 	if (status == SCSI_STATUS_GOOD) {
@@ -488,11 +502,8 @@ static int libiscsi_commit(struct sb_env *env)
 
 	s->env = env;
 	if (!s->lost && iscsi_out_queue_length(s->ctx) > 0 &&
-	    iscsi_service(s->ctx, POLLOUT) < 0 && !s->lost) {
-		s->lost = 1;
-		s->lost_ns = env->host->now_ns();
-		snprintf(s->why, sizeof(s->why), "%s", iscsi_get_error(s->ctx));
-	}
+	    iscsi_service(s->ctx, POLLOUT) < 0)
+		libiscsi_lose(s, "%s", iscsi_get_error(s->ctx));
 	return 0;
 }
 
@@ -630,11 +641,8 @@ static int libiscsi_getevents(struct sb_env *env, uint32_t min, uint32_t max,
 			return 0;
 		silent_until = s->progress_ns + o->timeout_ns;
 		if (now >= silent_until) {
-			s->lost = 1;
-			s->lost_ns = now;
-			snprintf(s->why, sizeof(s->why),
-				 "no answer for %" PRIu64 " ms",
-				 o->timeout_ns / 1000000);
+			libiscsi_lose(s, "no answer for %" PRIu64 " ms",
+				      o->timeout_ns / 1000000);
 			continue;
 		}
 		ms = (int64_t)((silent_until - now + 999999) / 1000000);
@@ -650,19 +658,10 @@ static int libiscsi_getevents(struct sb_env *env, uint32_t min, uint32_t max,
 			return h->error(env->handle, -errno, "%s: poll: %s",
 					s->js->name, strerror(errno));
 		if (rc > 0 && p[0].revents &&
-		    iscsi_service(s->ctx, p[0].revents) < 0 && !s->lost) {
-			s->lost = 1;
-			s->lost_ns = h->now_ns();
-			snprintf(s->why, sizeof(s->why), "%s",
-				 iscsi_get_error(s->ctx));
-		}
-		if (!s->lost && rc > 0 &&
-		    (p[0].revents & (POLLHUP | POLLERR))) {
-			s->lost = 1;
-			s->lost_ns = h->now_ns();
-			snprintf(s->why, sizeof(s->why),
-				 "the target closed the connection");
-		}
+		    iscsi_service(s->ctx, p[0].revents) < 0)
+			libiscsi_lose(s, "%s", iscsi_get_error(s->ctx));
+		if (rc > 0 && (p[0].revents & (POLLHUP | POLLERR)))
+			libiscsi_lose(s, "the target closed the connection");
 		if (rc > 0 && p[1].revents)
 			return 0;
 	}
