@@ -22,7 +22,8 @@ set -euo pipefail
 # libsmbclient, libiscsi, libnbd), and the smoke tests drive the servers
 # with those libraries' own tools: libnfs-utils (nfs-cp), smbclient,
 # libiscsi-bin (iscsi-inq), libnbd-bin (nbdcopy) and curl. iproute2's ss
-# tells when a server listens.
+# tells when a server listens; jq reads the JSON reports the engines'
+# tests check.
 pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
 	libblkid-dev libinih-dev
 	python3 valgrind procps strace time
@@ -31,7 +32,7 @@ pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
 	python3-numpy python3-pandas gnuplot-nox
 	nfs-ganesha nfs-ganesha-vfs rpcbind libnfs-dev libnfs-utils
 	samba smbclient libsmbclient-dev tgt libiscsi-dev libiscsi-bin
-	nbdkit libnbd-dev libnbd-bin influxdb curl iproute2)
+	nbdkit libnbd-dev libnbd-bin influxdb curl iproute2 jq)
 
 missing=()
 for p in "${pkgs[@]}"; do
