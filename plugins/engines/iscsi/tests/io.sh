@@ -9,7 +9,7 @@
 # LUN's facts; the options' checks.
 source "$(dirname "$0")/iscsi_lib.bash"
 
-plan 42
+plan 45
 
 URL=$SB_ISCSI_URL
 E=(--ioengine=libiscsi --filename="$URL")
@@ -111,6 +111,22 @@ is "$?" 1 "a trim job fails on a LUN without UNMAP"
 like "$(is_err)" "trims are refused: the LUN is not thin-provisioned \\(READ CAPACITY\\(16\\) LBPME=0\\)" \
 	"naming the LUN's reason"
 like "$(is_err)" "iscsi://$SB_ISCSI_PORTAL/$SB_ISCSI_IQN/1" "and the target"
+
+# The LUN thin-provisioned (tgtd's thin_provisioning=1): trims are UNMAP
+# (opcode 0x42) and free the backing file's blocks.
+is_tgtadm --mode logicalunit --op update --tid 1 --lun 1 --params thin_provisioning=1
+is_run --name=w "${E[@]}" --rw=write --bs=1m --size=8m --offset=16m
+blocks=$(stat -c %b "$SB_ISCSI_IMG")
+is_trace_on
+is_run --name=t "${E[@]}" --rw=trim --bs=1m --size=8m --offset=16m
+st=$? trims=$(is_json .trim.io_bytes)
+is_trace_off
+out=$("$SB_BIN" --name=f "${E[@]}" --rw=read --bs=4k --size=4k 2>&1)
+is_tgtadm --mode logicalunit --op update --tid 1 --lun 1 --params thin_provisioning=0
+is "$st:$trims:$(is_opcodes 42)" "0:8388608:8" "a thin LUN: 8 trims of 1 MiB, each an UNMAP"
+ok "which freed 8 MiB of the backing file ($blocks -> $(stat -c %b "$SB_ISCSI_IMG") blocks)" \
+	[ $((blocks - $(stat -c %b "$SB_ISCSI_IMG"))) -ge 16384 ]
+like "$out" 'libiscsi\.unmap: yes' "fact: UNMAP"
 
 # A SCSI error: the LUN write-protected under the run.
 is_tgtadm --mode logicalunit --op update --tid 1 --lun 1 --params readonly=1
