@@ -33,9 +33,12 @@ stop_server() {
 trap 'stop_server; rm -rf "$dir"' EXIT
 
 # The JSON report's I/Os (read + write, every job), from either program.
+# fio prints some notes on stdout before the report ("queue depth will be
+# capped at 1" for its libiscsi engine): the report starts at a '{' line.
 json_ios() {
 	python3 -c 'import json,sys
-d = json.load(sys.stdin)
+text = sys.stdin.read()
+d = json.loads(text[text.index("{\n") if "{\n" in text else 0:])
 print(sum(j["read"]["total_ios"] + j["write"]["total_ios"] for j in d["jobs"]),
       round(sum(j["read"]["iops"] + j["write"]["iops"] for j in d["jobs"])))'
 }

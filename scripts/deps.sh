@@ -24,6 +24,7 @@ set -euo pipefail
 # libiscsi-bin (iscsi-inq), libnbd-bin (nbdcopy) and curl. iproute2's ss
 # tells when a server listens. The InfluxDB reporter posts with libcurl
 # (libcurl4-openssl-dev) and gzips with zlib (zlib1g-dev).
+# jq reads the JSON reports the engines' tests check.
 pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
 	libblkid-dev libinih-dev
 	python3 valgrind procps strace time jq

@@ -76,9 +76,15 @@ for list in "$SB_SOURCE_DIR"/plugins/*/*/CMakeLists.txt \
 	is "$(field "$deb" Version)" "$ver" "$pkg: version $ver, its project's"
 	like "$(field "$deb" Depends)" "(^|, )storbench-abi-$MAJOR \\(>= $ABI\\)" \
 		"$pkg: depends on storbench-abi-$MAJOR (>= $ABI)"
-	is "$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }')" \
+	# Links to it (a second name the loader finds it by) aside.
+	is "$(dpkg-deb -c "$deb" | awk '$1 !~ /^[dl]/ { print $6 }')" \
 		"./usr/lib/storbench/plugins/$name.so" "$pkg: ships $name.so alone"
 	case $name in
+	libiscsi) like "$(dpkg-deb -c "$deb" | awk '$1 ~ /^l/ { print $6, $7, $8 }')" \
+		'^\./usr/lib/storbench/plugins/iscsi\.so -> libiscsi\.so$' \
+		"$pkg: and iscsi.so, a link to it"
+		like "$(field "$deb" Depends)" '(^|, )libiscsi7 ' \
+			"$pkg: depends on its library, libiscsi7" ;;
 	libaio) like "$(field "$deb" Depends)" '(^|, )libaio1 ' \
 		"$pkg: depends on its library, libaio1" ;;
 	io_uring) like "$(field "$deb" Depends)" '(^|, )liburing2 ' \

@@ -445,20 +445,33 @@ static void floats_bad(const char *s, const char *why)
 	ok(good, "percentile_list refused (%s): %s", err, why);
 }
 
-/* want: the names joined with '|'. */
-static void names_is(const char *s, const char *want, const char *why)
+typedef int list_fn(const char *, char *, size_t, const char **, size_t, char *,
+		    size_t);
+
+/* want: the names split joined with '|'. */
+static void split_is(list_fn *split, const char *s, const char *want,
+		     const char *why)
 {
 	char err[ERRLEN] = UNTOUCHED, buf[256], got[256] = "";
 	const char *names[8];
-	int rc = sb_val_colon_list(s, buf, sizeof(buf), names, 8, err,
-				   sizeof(err));
+	int rc = split(s, buf, sizeof(buf), names, 8, err, sizeof(err));
 
 	for (int i = 0, o = 0; i < rc && o < (int)sizeof(got); i++)
 		o += snprintf(got + o, sizeof(got) - (size_t)o, "%s%s",
 			      i ? "|" : "", names[i]);
 	if (rc < 0 || strcmp(err, UNTOUCHED))
-		diag("sb_val_colon_list(\"%s\"): rc %d \"%s\"", s, rc, err);
+		diag("split(\"%s\"): rc %d \"%s\"", s, rc, err);
 	is_string(rc < 0 ? "(error)" : got, want, "filename=%s: %s", s, why);
+}
+
+static void names_is(const char *s, const char *want, const char *why)
+{
+	split_is(sb_val_colon_list, s, want, why);
+}
+
+static void urls_is(const char *s, const char *want, const char *why)
+{
+	split_is(sb_val_url_list, s, want, why);
 }
 
 static void format_is(const char *fmt, const char *want, const char *why)
@@ -1228,6 +1241,21 @@ static void test_names(void)
 	names_is("\\:a", ":a", "a name starting with an escaped ':'");
 	names_is(" a : b ", "a | b",
 		 "only the ends of the whole value are stripped, as in fio");
+	urls_is("iscsi://127.0.0.1:3261/iqn.2024-01.org.x:open/1",
+		"iscsi://127.0.0.1:3261/iqn.2024-01.org.x:open/1",
+		"a remote engine's URL keeps its colons");
+	urls_is("iscsi\\://h\\:3261/iqn.x\\:y/1", "iscsi://h:3261/iqn.x:y/1",
+		"fio's escaped form of the URL");
+	urls_is("iscsi://h:1/iqn.x:a/1:iscsi://h:1/iqn.x:b/1",
+		"iscsi://h:1/iqn.x:a/1|iscsi://h:1/iqn.x:b/1",
+		"two URLs split where the second one begins");
+	urls_is("smb://h:4450/s/a:nbd+unix:///?socket=/x",
+		"smb://h:4450/s/a|nbd+unix:///?socket=/x",
+		"a scheme with '+' starts a URL");
+	urls_is("/a:/b", "/a|/b", "no URL: fio's colon list");
+	urls_is("iscsi\\://h/iqn.x\\:y/1:iscsi\\://h/iqn.x\\:z/2",
+		"iscsi://h/iqn.x:y/1|iscsi://h/iqn.x:z/2",
+		"escaped URLs as a colon list");
 	{
 		char buf[8], err[ERRLEN] = "";
 		const char *names[2];
@@ -1279,7 +1307,7 @@ static void test_names(void)
 
 int main(void)
 {
-	plan(376);
+	plan(382);
 	test_sizes();
 	test_percentages();
 	test_times();

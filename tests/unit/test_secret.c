@@ -6,6 +6,7 @@
 
 #include "options/secret.h"
 #include "sb_ctx.h"
+#include "util/str.h"
 #include "tap.h"
 
 /* The secret file's contents, written to path. */
@@ -15,6 +16,19 @@ static void put(const char *path, const char *data, size_t len)
 
 	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0)
 		abort();
+}
+
+/* sb_url_hide_secrets() of url: the text left, and how many it hid. */
+static void hides(const char *url, const char *want, unsigned n,
+		  const char *why)
+{
+	char buf[256];
+	unsigned got_n;
+
+	snprintf(buf, sizeof(buf), "%s", url);
+	got_n = sb_url_hide_secrets(buf);
+	is_string(buf, want, "%s", why);
+	ok(got_n == n, "%s: %u hidden (%u)", why, n, got_n);
 }
 
 /* sb_secret_resolve() of value, "" on failure (ctx->err says why). */
@@ -35,7 +49,7 @@ int main(void)
 	char dir[] = "/tmp/sb-secret-XXXXXX", path[64], arg[80];
 	char *big;
 
-	plan(19);
+	plan(35);
 	if (!mkdtemp(dir))
 		abort();
 	snprintf(path, sizeof(path), "%s/pw", dir);
@@ -91,5 +105,23 @@ int main(void)
 		 "t.fio:3: pw=file:%s: No such file or directory", path);
 	is_string(ctx.err, arg, "naming the file and the reason");
 	rmdir(dir);
+
+	hides("iscsi://u%pw12@h:3260/iqn.x:y/1",
+	      "iscsi://u%***@h:3260/iqn.x:y/1", 1, "libiscsi's user%password");
+	hides("smb://u:secret@h/share/f", "smb://u:***@h/share/f", 1,
+	      "user:password");
+	hides("iscsi://u%p@ss@h/iqn.x:y/1", "iscsi://u%***@h/iqn.x:y/1", 1,
+	      "the last '@' ends the password");
+	hides("iscsi://h:3260/iqn.x:y/1?target_user=t&target_password=tt9&x=1",
+	      "iscsi://h:3260/iqn.x:y/1?target_user=t&target_password=***&x=1",
+	      1, "a target_password= query parameter");
+	hides("iscsi://h:3260/iqn.x:y/1", "iscsi://h:3260/iqn.x:y/1", 0,
+	      "no credentials: unchanged");
+	hides("iscsi://user@h/iqn.x:y/1", "iscsi://user@h/iqn.x:y/1", 0,
+	      "a user alone is no secret");
+	hides("a%b@c:/d", "a%b@c:/d", 0, "no URL: unchanged");
+	hides("iscsi://a%x1z@h/i/1:iscsi://b%y2z@h/i/2",
+	      "iscsi://a%***@h/i/1:iscsi://b%***@h/i/2", 2,
+	      "every URL of a list");
 	return done_testing();
 }

@@ -109,7 +109,8 @@ struct sb_job {
 	uint64_t io_bytes;	    /* bytes each worker moves per loop */
 	uint64_t file_bytes;	    /* size of each file: offset= plus size= */
 	uint64_t bs[SB_DDIR_COUNT]; /* block size per direction */
-	const char *filename;	    /* first target: path, URL, device */
+	const char *filename;	    /* first target: path, URL, device, as
+				       given (a URL's password included) */
 	int32_t allow_create;	    /* allow_file_create: a missing file may be
 				       created */
 	int32_t invalidate;	    /* drop the target's cached pages at open */
@@ -123,7 +124,10 @@ struct sb_job {
  * handle in fd or engine_data. Only the owning worker's thread touches it.
  */
 struct sb_file {
-	const char *path; /* as the job names it; a URL for network engines */
+	const char *path;    /* as the job names it; a URL for network engines,
+				its password hidden (the host shows it): the
+				first target's credentials are in
+				sb_job.filename */
 	uint64_t want_bytes; /* size the job wants it to have */
 	uint64_t
 		real_size; /* size found at open (0 if the engine can't tell) */
@@ -174,6 +178,10 @@ struct sb_io {
  * also says SB_ENGINE_NO_FILES, the host lays its files out before a job
  * that reads them, as for local files: through the engine itself (a layout
  * worker, SB_ENV_LAYOUT, appending from the real_size open_file found).
+ * With SB_ENGINE_NO_FILES too, a job may leave size= out: it covers the
+ * f->real_size open_file reports (a LUN's capacity). A remote engine's
+ * filename= may hold URLs unescaped (iscsi://h:3260/iqn.x:y/1): the list
+ * is split only where a URL begins, unless it uses fio's "\:" escapes.
  */
 #define SB_ENGINE_REMOTE (1u << 5)
 

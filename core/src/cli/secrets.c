@@ -10,6 +10,7 @@
 #include "../options/secret.h"
 #include "../options/job_options.h"
 #include "../sb_ctx.h"
+#include "../util/str.h"
 #include "args.h"
 
 static void learn_kvs(struct sb_ctx *ctx, struct sb_loader *l,
@@ -118,6 +119,14 @@ int sb_secrets_hide_argv(struct sb_ctx *ctx, const struct sb_cli_secrets *s,
 
 		if (!eq || strncmp(a, "--", 2) != 0)
 			continue;
+		/* A URL's password (filename=iscsi://user%secret@...). */
+		vlen = strlen(eq + 1);
+		if (sb_url_hide_secrets(eq + 1)) {
+			size_t now = strlen(eq + 1);
+
+			memset(eq + 1 + now, 0, vlen - now);
+			hidden++;
+		}
 		reporter = sb_cli_reporter_arg(a + 2);
 		/* storbench's own options are no plugin's, nor secret. */
 		if (!reporter && sb_cli_own_option(a))

@@ -826,9 +826,14 @@ static void show_kv(const struct show *sh, const struct sb_kv *kv)
 	if (kv->value && sh->is_secret && sh->is_secret(kv->key, sh->arg))
 		fprintf(out, "--%s=<secret> ", kv->key);
 	else if (kv->value) {
+		char *shown = strdup(kv->value);
+
+		if (shown)
+			sb_url_hide_secrets(shown);
 		fprintf(out, "--%s=%s", kv->key, q);
-		show_value(out, kv->value);
+		show_value(out, shown ? shown : "<out of memory>");
 		fprintf(out, "%s ", q);
+		free(shown);
 	} else
 		fprintf(out, "--%s ", kv->key);
 }

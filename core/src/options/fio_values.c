@@ -16,6 +16,7 @@
  * Every parser works on a (pointer, length) span so that no scan can run
  * past the caller's string, and writes its result only on success.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -1356,6 +1357,51 @@ int sb_val_colon_list(const char *s, char *buf, size_t buflen,
 	}
 	if (!count)
 		return bad(err, errlen, -EINVAL, "list", t, "no names given");
+	return (int)(count > INT_MAX ? INT_MAX : count);
+}
+
+/* Whether p begins with a URL's scheme and "://" (RFC 3986: a letter, then
+ * letters, digits, '+', '-', '.'). */
+static int url_start(const char *p)
+{
+	size_t i = 0;
+
+	if (!isalpha((unsigned char)p[0]))
+		return 0;
+	while (isalnum((unsigned char)p[i]) || p[i] == '+' || p[i] == '-' ||
+	       p[i] == '.')
+		i++;
+	return strncmp(p + i, "://", 3) == 0;
+}
+
+int sb_val_url_list(const char *s, char *buf, size_t buflen, const char **names,
+		    size_t max, char *err, size_t errlen)
+{
+	size_t o = 0, count = 0;
+	const char *p = s;
+
+	if (!s || strstr(s, "\\:") || !strstr(s, "://") || !url_start(s))
+		return sb_val_colon_list(s, buf, buflen, names, max, err,
+					 errlen);
+	while (*p) {
+		const char *end = p + 1;
+
+		while (*end && !(*end == ':' && url_start(end + 1)))
+			end++;
+		if (count == max)
+			return bad(err, errlen, -ERANGE, "list",
+				   mkspan(s, strlen(s)), "more than %zu names",
+				   max);
+		if (o + (size_t)(end - p) + 1 > buflen)
+			return bad(err, errlen, -ERANGE, "list",
+				   mkspan(s, strlen(s)),
+				   "names need more than %zu bytes", buflen);
+		memcpy(buf + o, p, (size_t)(end - p));
+		names[count++] = buf + o;
+		o += (size_t)(end - p);
+		buf[o++] = '\0';
+		p = *end ? end + 1 : end;
+	}
 	return (int)(count > INT_MAX ? INT_MAX : count);
 }
 

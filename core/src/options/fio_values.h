@@ -159,6 +159,14 @@ int sb_val_floats(const char *s, double min, double max, struct sb_floats *out,
 int sb_val_colon_list(const char *s, char *buf, size_t buflen,
 		      const char **names, size_t max, char *err, size_t errlen);
 
+/* filename= of an engine whose targets are URLs (SB_ENGINE_REMOTE): a list
+ * that begins with a URL and has no "\:" in it is split only at a ':'
+ * that starts the next URL (iscsi://h:3260/iqn.x:y/1:iscsi://...), so a
+ * URL's own colons need no escape; otherwise sb_val_colon_list (fio's
+ * "iscsi\://h\:3260/..." form). Same results as sb_val_colon_list. */
+int sb_val_url_list(const char *s, char *buf, size_t buflen, const char **names,
+		    size_t max, char *err, size_t errlen);
+
 /* filename_format tokens: $jobname, $jobnum, $filenum, $clientuid. */
 int sb_val_filename_format(const char *fmt, const char *jobname,
 			   unsigned jobnum, unsigned filenum, char *out,

@@ -28,4 +28,13 @@ size_t sb_strlcat(char *dst, const char *src, size_t size);
 char *sb_join_path(char *dst, size_t size, const char *dir, const char *name,
 		   const char *suffix);
 
+/*
+ * Hide, in place, the secrets a URL may carry: the password of its user
+ * information (iscsi://user%password@host/..., smb://user:password@host)
+ * and the value of a ...password=... query parameter (libiscsi's
+ * ?target_password=), each replaced by "***". Every URL in s counts (a
+ * filename= list). Returns how many were hidden.
+ */
+unsigned sb_url_hide_secrets(char *s);
+
 #endif

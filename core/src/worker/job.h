@@ -53,6 +53,9 @@ struct sb_job_cfg {
 	const char **names;
 	unsigned nnames;
 	char *names_buf;
+	/* names[0] as given, a URL's password included, for the engine
+	 * alone (struct sb_job.filename); names hold them hidden. */
+	char *first_name;
 	const char **dirs;
 	unsigned ndirs;
 	char *dirs_buf;

@@ -10,6 +10,7 @@
 #include "../loader/loader.h"
 #include "../options/catalogue.h"
 #include "../options/options.h"
+#include "../util/str.h"
 #include "../util/suggest.h"
 #include "../workload/fio_gen.h"
 
@@ -166,7 +167,14 @@ static int split_list(struct sb_ctx *ctx, struct sb_runjob *rj, const char *key,
 	*names = calloc(max, sizeof(**names));
 	if (!*buf || !*names)
 		return sb_err(ctx, -ENOMEM, "out of memory");
-	k = sb_val_colon_list(value, *buf, len, *names, max, err, sizeof(err));
+	/* A remote engine's filename= holds URLs, whose colons fio's users
+	 * escape ("iscsi\\://h\\:3260/..."); unescaped URLs work too. */
+	if (strcmp(key, "filename") == 0 && sb_engine_remote(rj))
+		k = sb_val_url_list(value, *buf, len, *names, max, err,
+				    sizeof(err));
+	else
+		k = sb_val_colon_list(value, *buf, len, *names, max, err,
+				      sizeof(err));
 	if (k < 0)
 		return sb_err(ctx, k, "%s: %s: %s", where_of(rj, key), key,
 			      err);
@@ -435,6 +443,7 @@ static void free_cfg(struct sb_job_cfg *c)
 {
 	free(c->names);
 	free(c->names_buf);
+	free(c->first_name);
 	free(c->dirs);
 	free(c->dirs_buf);
 	free(c->cpus);
@@ -591,6 +600,30 @@ static int check_plugin(struct sb_ctx *ctx, struct sb_runjob *rj,
 	return rc < 0 ? rc : rc ? -EINVAL : 0;
 }
 
+/*
+ * A URL's password (iscsi://user%secret@host/...) is for the engine only:
+ * it gets the first name as given (struct sb_job.filename); the names the
+ * host shows (files, messages, the JSON job options) have it hidden.
+ */
+static int hide_url_secrets(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	struct sb_job_cfg *c = &rj->cfg;
+
+	if (c->nnames) {
+		c->first_name = strdup(c->names[0]);
+		if (!c->first_name)
+			return sb_err(ctx, -ENOMEM, "out of memory");
+	}
+	/* The names are in names_buf, one after another: hiding shortens
+	 * each in place. */
+	for (unsigned i = 0; i < c->nnames; i++)
+		sb_url_hide_secrets((char *)c->names[i]);
+	for (struct sb_kv *kv = rj->def->kvs; kv; kv = kv->next)
+		if (kv->value && strcmp(kv->key, "filename") == 0)
+			sb_url_hide_secrets(kv->value);
+	return 0;
+}
+
 static void fill_job_facts(struct sb_runjob *rj)
 {
 	struct sb_job *j = &rj->job;
@@ -606,7 +639,7 @@ static void fill_job_facts(struct sb_runjob *rj)
 	j->file_bytes = rj->opts.offset.bytes + rj->opts.size.bytes;
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		j->bs[d] = rj->opts.bs[d];
-	j->filename = rj->cfg.nnames ? rj->cfg.names[0] : NULL;
+	j->filename = rj->cfg.first_name;
 	j->allow_create = rj->opts.allow_file_create;
 	/* fio: pre_read turns invalidate off, or it would undo itself. */
 	j->invalidate = rj->opts.invalidate && !rj->opts.pre_read;
@@ -658,6 +691,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		rc = settle_cfg(ctx, rj);
 	if (!rc)
 		rc = check_engine(ctx, rj);
+	if (!rc)
+		rc = hide_url_secrets(ctx, rj);
 	if (rc == -ENOMEM) {
 		char who[300];
 
@@ -695,7 +730,10 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 			rj->gen_opts);
 	if (rc)
 		return rc;
-	if (!rj->opts.size.bytes && (rj->eops->flags & SB_ENGINE_NO_FILES))
+	/* A remote target's open_file says how big it is (a LUN's
+	 * capacity), which a job without size= then covers, as in fio. */
+	if (!rj->opts.size.bytes && (rj->eops->flags & SB_ENGINE_NO_FILES) &&
+	    !sb_engine_remote(rj))
 		return sb_err(ctx, -EINVAL,
 			      "%s: job %s: size= (in bytes) is required with "
 			      "engine %s",
