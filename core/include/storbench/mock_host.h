@@ -56,7 +56,7 @@ struct sb_mock {
 	void *buf;
 	const struct sb_plugin_descriptor *desc;
 	const struct sb_engine_ops *ops;
-	int set_up, inited, opened;
+	int set_up, inited, opened, loaded;
 	/* Set by the test: the worker's deadline (UINT64_MAX: none) and a
 	 * stop (host->stopping). sb_mock_wake() writes the wake fd. */
 	uint64_t deadline_ns;
@@ -255,6 +255,21 @@ static inline int sb_mock_init(struct sb_mock *m,
 	m->env.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (!m->env.opts || !m->env.state || !m->buf || m->env.wake_fd < 0)
 		return sb_mock_error(&m->h, -ENOMEM, "no memory for the mock");
+	/* The plugin's own state and load(), as the loader makes them. */
+	m->env.plugin_state = m->menv.plugin_state =
+		desc->plugin_state_size
+			? sb_mock_alloc(&m->h, desc->plugin_state_size)
+			: NULL;
+	if (desc->plugin_state_size && !m->env.plugin_state)
+		return sb_mock_error(&m->h, -ENOMEM, "no memory for the mock");
+	if (desc->load) {
+		char why[256] = "";
+		int rc = desc->load(m->env.plugin_state, why, sizeof(why));
+
+		if (rc)
+			return sb_mock_error(&m->h, rc, "load: %s", why);
+		m->loaded = 1;
+	}
 	return 0;
 }
 
@@ -354,6 +369,9 @@ static inline int sb_mock_stop(struct sb_mock *m)
 
 static inline void sb_mock_free(struct sb_mock *m)
 {
+	if (m->loaded && m->desc->unload)
+		m->desc->unload(m->env.plugin_state);
+	m->loaded = 0;
 	for (unsigned i = 0; i < m->nblocks; i++)
 		free(m->blocks[i]);
 	m->nblocks = 0;

@@ -257,6 +257,10 @@ struct sb_env {
 	 * the engine to poll beside its library's socket. The host owns it:
 	 * never read, write or close it. -1 in main-thread hooks. */
 	int32_t wake_fd;
+	/* ABI 2.1: descriptor.plugin_state_size bytes shared by every
+	 * instance of the plugin in the process (NULL without it). Any
+	 * thread: what it holds is the plugin's to lock. */
+	void *plugin_state;
 };
 
 /*
@@ -278,6 +282,23 @@ struct sb_plugin_descriptor {
 	const struct sb_option *options; /* NULL or ended by SB_OPTION_END */
 	uint32_t options_size; /* bytes of the per-job option struct */
 	const void *ops;       /* kind-specific ops table */
+
+	/*
+	 * ABI 2.1. State of the plugin as a whole, for what its library
+	 * keeps process-wide: a lock around calls that are not thread-safe,
+	 * a once-only initialisation. plugin_state_size bytes, zeroed, made
+	 * by the host when it loads the plugin and freed when it unloads it;
+	 * every hook of every instance sees it as env->plugin_state, so
+	 * the plugin keeps no mutable static of its own.
+	 */
+	uint32_t plugin_state_size;
+	/* Optional [main thread]: after the plugin is loaded, before any
+	 * other hook. Return 0, or a negative errno with err (errlen bytes)
+	 * saying why: the plugin is then refused, as one that cannot load. */
+	int (*load)(void *plugin_state, char *err, size_t errlen);
+	/* Optional [main thread]: before the plugin is unloaded, once no
+	 * hook of it runs. Not called when load failed. */
+	void (*unload)(void *plugin_state);
 };
 
 /*

@@ -61,10 +61,12 @@ void sb_handle_init(struct sb_handle *h, const struct sb_ctx *ctx,
 /* Free what host->alloc() handed out for this handle. */
 void sb_handle_release(struct sb_handle *h);
 
-/* Fill env for an instance; opts/state may be NULL. The caller sets
- * env->job_id for an instance within a job. */
-void sb_env_init(struct sb_env *env, struct sb_handle *h, void *opts,
-		 void *state, const struct sb_job *job, unsigned clone);
+/* Fill env for an instance; plugin_state (the loaded plugin's, ABI 2.1),
+ * opts and state may be NULL. The caller sets env->job_id for an instance
+ * within a job. */
+void sb_env_init(struct sb_env *env, struct sb_handle *h, void *plugin_state,
+		 void *opts, void *state, const struct sb_job *job,
+		 unsigned clone);
 
 /* Message for a failed hook: the plugin's own if it set one. */
 const char *sb_handle_errmsg(const struct sb_handle *h, int code);

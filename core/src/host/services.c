@@ -38,8 +38,9 @@ void sb_handle_release(struct sb_handle *h)
 	}
 }
 
-void sb_env_init(struct sb_env *env, struct sb_handle *h, void *opts,
-		 void *state, const struct sb_job *job, unsigned clone)
+void sb_env_init(struct sb_env *env, struct sb_handle *h, void *plugin_state,
+		 void *opts, void *state, const struct sb_job *job,
+		 unsigned clone)
 {
 	memset(env, 0, sizeof(*env));
 	env->size = sizeof(*env);
@@ -50,6 +51,7 @@ void sb_env_init(struct sb_env *env, struct sb_handle *h, void *opts,
 	env->job = job;
 	env->clone = clone;
 	env->wake_fd = -1;
+	env->plugin_state = plugin_state;
 }
 
 const char *sb_handle_errmsg(const struct sb_handle *h, int code)

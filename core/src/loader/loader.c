@@ -139,6 +139,9 @@ void sb_loader_free(struct sb_loader *l)
 		struct sb_plugin *p = l->plugins;
 
 		l->plugins = p->next;
+		if (SB_HAS_FIELD(p->desc, unload) && p->desc->unload)
+			p->desc->unload(p->state);
+		free(p->state);
 		lt_dlclose(p->dl);
 		free(p->path);
 		free(p);
@@ -210,6 +213,36 @@ static void copy_ops(struct sb_plugin *p)
 }
 
 /* Load one file, validate it, register it. */
+/* The plugin's own state (ABI 2.1) and its load() hook. */
+static int load_state(struct sb_plugin *p, char *why, size_t len)
+{
+	const struct sb_plugin_descriptor *d = p->desc;
+	int rc;
+
+	if (!SB_HAS_FIELD(d, plugin_state_size))
+		return 0;
+	if (d->plugin_state_size &&
+	    !(p->state = calloc(1, d->plugin_state_size))) {
+		snprintf(why, len, "out of memory for its %u bytes of state",
+			 (unsigned)d->plugin_state_size);
+		return -ENOMEM;
+	}
+	if (!SB_HAS_FIELD(d, load) || !d->load)
+		return 0;
+	why[0] = '\0';
+	rc = d->load(p->state, why, len);
+	if (rc && !why[0])
+		snprintf(why, len, "load() failed: %s",
+			 strerror(rc < 0 ? -rc : EIO));
+	else if (rc) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "load() failed: %s", why);
+		snprintf(why, len, "%s", msg);
+	}
+	return rc ? (rc < 0 ? rc : -EIO) : 0;
+}
+
 static int load_path(struct sb_loader *l, struct sb_ctx *ctx, const char *file,
 		     struct sb_plugin **out)
 {
@@ -291,6 +324,13 @@ static int load_path(struct sb_loader *l, struct sb_ctx *ctx, const char *file,
 	}
 	p->dl = dl;
 	p->desc = d;
+	if (load_state(p, why, sizeof(why))) {
+		free(p->state);
+		free(p->path);
+		free(p);
+		lt_dlclose(dl);
+		return refuse(l, ctx, path, why);
+	}
 	copy_ops(p);
 	for (tail = &l->plugins; *tail; tail = &(*tail)->next)
 		;

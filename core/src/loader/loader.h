@@ -20,6 +20,9 @@ struct sb_plugin {
 	char *path;
 	void *dl; /* lt_dlhandle */
 	const struct sb_plugin_descriptor *desc;
+	/* desc->plugin_state_size bytes (env->plugin_state), or NULL; live
+	 * from load() to unload(). */
+	void *state;
 	/* The plugin's ops copied into the host's layout: hooks beyond the
 	 * plugin's own table size are NULL, so the core calls any hook it
 	 * knows after a NULL check and never reads past an older table. */

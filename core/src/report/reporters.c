@@ -413,7 +413,8 @@ int sb_reporters_open(struct sb_ctx *ctx, struct sb_reporters *rs,
 		int rc;
 
 		/* The array no longer moves: env may point into it now. */
-		sb_env_init(&r->env, &r->h, r->opts, r->state, NULL, 0);
+		sb_env_init(&r->env, &r->h, r->plugin->state, r->opts, r->state,
+			    NULL, 0);
 		rc = r->ops->open ? r->ops->open(&r->env, run) : 0;
 		if (rc) {
 			hook_error(ctx, r, "open", rc);

@@ -191,7 +191,8 @@ void sb_runjob_start(struct sb_runjob *rj)
 
 	sb_handle_init(&rj->mh, rj->ctx, rj->engine->desc->name);
 	rj->mh.facts = &rj->facts;
-	sb_env_init(&rj->menv, &rj->mh, rj->engine_opts, NULL, &rj->job, 0);
+	sb_env_init(&rj->menv, &rj->mh, rj->engine->state, rj->engine_opts,
+		    NULL, &rj->job, 0);
 	rj->menv.job_id = rj->job_id;
 	sb_cpustat_read(&rj->cpu_start);
 	rj->start_unix_ms = sb_unix_ms();

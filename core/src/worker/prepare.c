@@ -587,7 +587,7 @@ static int check_plugin(struct sb_ctx *ctx, struct sb_runjob *rj,
 	if (!check)
 		return 0;
 	sb_handle_init(&h, ctx, p->desc->name);
-	sb_env_init(&env, &h, opts, NULL, &rj->job, 0);
+	sb_env_init(&env, &h, p->state, opts, NULL, &rj->job, 0);
 	env.job_id = rj->job_id;
 	rc = check(&env, &option);
 	if (rc)

@@ -105,8 +105,8 @@ static int start_generator(struct sb_worker *w)
 		return sb_wfail(w, -ENOMEM, "out of memory");
 	if (describe_worker(w))
 		return w->err.code;
-	sb_env_init(&w->gen.env, &w->gen.h, rj->gen_opts, w->gen.state,
-		    &rj->job, w->idx);
+	sb_env_init(&w->gen.env, &w->gen.h, rj->gen->state, rj->gen_opts,
+		    w->gen.state, &rj->job, w->idx);
 	w->gen.env.wake_fd = w->eng.env.wake_fd;
 	w->gen.h.deadline_ns = &w->span.deadline_ns;
 	w->gen.env.job_id = rj->job_id;
@@ -276,8 +276,8 @@ int sb_worker_run(struct sb_worker *w)
 	w->eng.h.facts = (struct sb_facts *)&rj->facts;
 	if (ops->state_size && !(w->eng.state = calloc(1, ops->state_size)))
 		return sb_wfail(w, -ENOMEM, "out of memory");
-	sb_env_init(&w->eng.env, &w->eng.h, rj->engine_opts, w->eng.state,
-		    &rj->job, w->idx);
+	sb_env_init(&w->eng.env, &w->eng.h, rj->engine->state, rj->engine_opts,
+		    w->eng.state, &rj->job, w->idx);
 	w->eng.env.job_state = rj->job_state;
 	w->eng.env.wake_fd = w->wake.open ? w->wake.fd : -1;
 	w->eng.h.deadline_ns = &w->span.deadline_ns;

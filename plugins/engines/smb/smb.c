@@ -304,10 +304,10 @@ static int smb_probe_target(struct sb_env *env, const struct smb_opts *o,
 	if (rc)
 		return rc;
 	smb_shown_share(url, shown, sizeof(shown));
-	smb_lib_lock();
+	smb_lib_lock(env->plugin_state);
 	rc = smb_find_dialect(env, o, j, share, shown, dialect,
 			      sizeof(dialect));
-	smb_lib_unlock();
+	smb_lib_unlock(env->plugin_state);
 	if (!rc && smb_fact(env, "smb.dialect", dialect))
 		rc = env->host->error(env->handle, -ENOMEM,
 				      "cannot publish a fact");
@@ -326,7 +326,7 @@ static int smb_setup(struct sb_env *env)
 					      : NULL;
 	int rc;
 
-	if (smb_lib_init())
+	if (((struct smb_lib *)env->plugin_state)->rc)
 		return env->host->error(env->handle, -ENOSYS,
 					"libsmbclient: no thread support "
 					"(smb_thread_set_functions not found "
@@ -334,9 +334,9 @@ static int smb_setup(struct sb_env *env)
 	rc = smb_creds_load(env, o, j);
 	if (rc)
 		return rc;
-	smb_lib_lock();
+	smb_lib_lock(env->plugin_state);
 	rc = smb_global_setup(env, o);
-	smb_lib_unlock();
+	smb_lib_unlock(env->plugin_state);
 	if (rc)
 		return rc;
 	if (path) {
@@ -391,6 +391,7 @@ static int smb_init(struct sb_env *env)
 	int rc = 0;
 
 	w->env = env;
+	w->lib = env->plugin_state;
 	w->o = env->opts;
 	w->job = env->job_state;
 	w->depth = smb_depth(env);
@@ -408,7 +409,7 @@ static int smb_init(struct sb_env *env)
 		return env->host->error(env->handle, -ENOMEM,
 					"cannot make a lock");
 	w->locked_init = 1;
-	smb_lib_lock();
+	smb_lib_lock(env->plugin_state);
 	for (uint32_t i = 0; i < w->depth && !rc; i++) {
 		w->slots[i].w = w;
 		w->slots[i].idx = i;
@@ -422,7 +423,7 @@ static int smb_init(struct sb_env *env)
 			rc = -(errno ? errno : ENOMEM);
 		w->idle[w->nidle++] = w->depth - 1 - i;
 	}
-	smb_lib_unlock();
+	smb_lib_unlock(env->plugin_state);
 	if (rc)
 		return env->host->error(env->handle, rc,
 					"cannot make a libsmbclient context: "
@@ -465,14 +466,14 @@ static void smb_cleanup(struct sb_env *env)
 	smb_slots_stop(w);
 	if (!(env->flags & SB_ENV_LAYOUT))
 		smb_publish_counts(env, w);
-	smb_lib_lock();
+	smb_lib_lock(env->plugin_state);
 	for (uint32_t i = 0; i < w->depth; i++) {
 		smb_slot_drop(&w->slots[i]);
 		if (w->slots[i].call_lock_init)
 			pthread_mutex_destroy(&w->slots[i].call_lock);
 		w->slots[i].call_lock_init = 0;
 	}
-	smb_lib_unlock();
+	smb_lib_unlock(env->plugin_state);
 	if (w->evfd >= 0)
 		close(w->evfd);
 	w->evfd = -1;
@@ -516,7 +517,7 @@ static int smb_open_file(struct sb_env *env, struct sb_file *f)
 					"cannot open %s: not connected",
 					fh->shown);
 	}
-	smb_lib_lock();
+	smb_lib_lock(env->plugin_state);
 	h = smbc_getFunctionOpen(s0->ctx)(s0->ctx, fh->url, flags, 0644);
 	err = errno;
 	if (!h && (err == EACCES || err == EROFS || err == EPERM)) {
@@ -527,7 +528,7 @@ static int smb_open_file(struct sb_env *env, struct sb_file *f)
 	} else if (h) {
 		fh->writable = 1;
 	}
-	smb_lib_unlock();
+	smb_lib_unlock(env->plugin_state);
 	if (h) {
 		fh->h[0] = h;
 		fh->gen[0] = s0->gen;
@@ -793,4 +794,6 @@ SB_PLUGIN_DEFINE(smb, SB_KIND_ENGINE, &smb_ops, .license = "MIT",
 		 .description = "SMB2/SMB3 shares through libsmbclient, one "
 				"session per connection",
 		 .options = smb_options,
-		 .options_size = sizeof(struct smb_opts));
+		 .options_size = sizeof(struct smb_opts),
+		 .plugin_state_size = sizeof(struct smb_lib),
+		 .load = smb_lib_load, .unload = smb_lib_unload);

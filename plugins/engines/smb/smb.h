@@ -100,6 +100,7 @@ struct smb_fh {
 /* Per worker (env->state). */
 struct smb_worker {
 	struct sb_env *env; /* the worker's env, for the slots' messages */
+	struct smb_lib *lib;
 	const struct smb_opts *o;
 	const struct smb_job *job;
 	uint32_t depth;
@@ -121,10 +122,19 @@ struct smb_worker {
 	int32_t probed;
 };
 
+/* The plugin's state (env->plugin_state): the lock around the library's
+ * connects, and whether its thread table could be given. */
+struct smb_lib {
+	pthread_mutex_t lock;
+	int32_t lock_init;
+	int32_t rc; /* 0, or -ENOSYS: no thread support */
+};
+
 /* smb_conn.c */
-int smb_lib_init(void);
-void smb_lib_lock(void);
-void smb_lib_unlock(void);
+int smb_lib_load(void *plugin_state, char *err, size_t errlen);
+void smb_lib_unload(void *plugin_state);
+void smb_lib_lock(struct smb_lib *lib);
+void smb_lib_unlock(struct smb_lib *lib);
 int smb_url_make(const struct smb_opts *o, const char *path, char *url,
 		 char *shown, size_t len);
 int smb_url_share(const char *url, char *share, size_t len);

@@ -30,11 +30,9 @@
  * shares state, and 16 threads connecting at once failed with EINVAL or
  * crashed; calls on connections already made ran side by side without
  * trouble. So context creation, connects (the first open), reconnects and
- * freeing go through one lock for the process: smb_lib_lock().
- *
- * These two are the plugin's only mutable statics: the library's thread
- * table must be given once per process and its connects serialised across
- * every worker of every job, which no per-job or per-worker state can do.
+ * freeing go through one lock for the process: smb_lib_lock(), in the
+ * plugin's state (env->plugin_state), which the host makes once per
+ * process and hands to every worker of every job.
  */
 struct smb_thread_functions {
 	int (*create_mutex)(const char *name, void **pplock,
@@ -121,47 +119,56 @@ static const struct smb_thread_functions smb_tf = {
 	smb_tf_get_tls,
 };
 
-static pthread_once_t smb_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t smb_mutex = PTHREAD_MUTEX_INITIALIZER;
-static int smb_once_rc;
-
 /*
  * RTLD_NODELETE: libsmbclient and the Samba libraries under it keep
  * process-wide state (loadparm, gensec and tevent backends, the thread
  * table above) that no call tears down; unloaded with the plugin at exit,
  * all of it would turn into leaks and its code into unknown frames in any
  * report. Kept mapped, it stays what it is: reachable from the library.
+ * Called once, as the host loads the plugin; a library without thread
+ * support fails the job's setup, not the load, so --enghelp still works.
  */
-static void smb_lib_once(void)
+int smb_lib_load(void *plugin_state, char *err, size_t errlen)
 {
+	struct smb_lib *lib = plugin_state;
 	int (*set)(const struct smb_thread_functions *);
-	void *lib = dlopen("libsamba-util.so.0",
-			   RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+	void *util;
 
-	smb_once_rc = -ENOSYS;
+	if (pthread_mutex_init(&lib->lock, NULL)) {
+		snprintf(err, errlen, "cannot make a lock");
+		return -ENOMEM;
+	}
+	lib->lock_init = 1;
+	lib->rc = -ENOSYS;
+	util = dlopen("libsamba-util.so.0",
+		      RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
 	if (!dlopen("libsmbclient.so.0",
 		    RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) ||
-	    !lib)
-		return;
-	*(void **)&set = dlsym(lib, "smb_thread_set_functions");
+	    !util)
+		return 0;
+	*(void **)&set = dlsym(util, "smb_thread_set_functions");
 	if (set && set(&smb_tf) == 0)
-		smb_once_rc = 0;
+		lib->rc = 0;
+	return 0;
 }
 
-int smb_lib_init(void)
+void smb_lib_unload(void *plugin_state)
 {
-	pthread_once(&smb_once, smb_lib_once);
-	return smb_once_rc;
+	struct smb_lib *lib = plugin_state;
+
+	if (lib->lock_init)
+		pthread_mutex_destroy(&lib->lock);
+	lib->lock_init = 0;
 }
 
-void smb_lib_lock(void)
+void smb_lib_lock(struct smb_lib *lib)
 {
-	pthread_mutex_lock(&smb_mutex);
+	pthread_mutex_lock(&lib->lock);
 }
 
-void smb_lib_unlock(void)
+void smb_lib_unlock(struct smb_lib *lib)
 {
-	pthread_mutex_unlock(&smb_mutex);
+	pthread_mutex_unlock(&lib->lock);
 }
 
 /* The dialects of smb_protocol=, in Samba's names. default is Samba

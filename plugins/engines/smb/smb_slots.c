@@ -34,12 +34,12 @@ int smb_fh_ready(struct smb_slot *s, struct smb_fh *fh)
 	fh->h[s->idx] = NULL;
 	if (!s->ctx)
 		return -ENOTCONN;
-	smb_lib_lock();
+	smb_lib_lock(s->w->lib);
 	h = smbc_getFunctionOpen(s->ctx)(s->ctx, fh->url,
 					 fh->writable ? O_RDWR : O_RDONLY, 0);
 	if (!h)
 		err = errno ? errno : EIO;
-	smb_lib_unlock();
+	smb_lib_unlock(s->w->lib);
 	if (!h)
 		return -err;
 	fh->h[s->idx] = h;
@@ -117,10 +117,10 @@ int smb_slot_reconnect(struct smb_slot *s, int err)
 		s->fails++;
 		smb_pause(w, w->o->reconnect_delay_ns);
 		pthread_mutex_lock(&s->call_lock);
-		smb_lib_lock();
+		smb_lib_lock(w->lib);
 		smb_slot_drop(s);
 		s->ctx = c = smb_ctx_new(w->o, w->job);
-		smb_lib_unlock();
+		smb_lib_unlock(w->lib);
 		pthread_mutex_unlock(&s->call_lock);
 		s->gen++;
 		if (c) {
