@@ -991,8 +991,33 @@ static const struct sb_reporter_ops influxdb_ops = {
 	.close = influxdb_close,
 };
 
+/*
+ * libcurl's global setup is not thread-safe in every build of it, and
+ * curl_easy_init() does it on first use if nobody did: done once here, as
+ * the host loads the plugin on its main thread, before any reporter
+ * thread exists. It holds no state of ours, so plugin_state is unused.
+ */
+static int influxdb_load(void *plugin_state, char *err, size_t errlen)
+{
+	CURLcode c = curl_global_init(CURL_GLOBAL_DEFAULT);
+
+	(void)plugin_state;
+	if (c != CURLE_OK) {
+		snprintf(err, errlen, "libcurl: %s", curl_easy_strerror(c));
+		return -EIO;
+	}
+	return 0;
+}
+
+static void influxdb_unload(void *plugin_state)
+{
+	(void)plugin_state;
+	curl_global_cleanup();
+}
+
 SB_PLUGIN_DEFINE(influxdb, SB_KIND_REPORTER, &influxdb_ops, .license = "MIT",
 		 .description = "InfluxDB, live: a point per job and direction "
 				"each period, each job's and the run's summary",
 		 .options = influxdb_options,
-		 .options_size = sizeof(struct influxdb_opts));
+		 .options_size = sizeof(struct influxdb_opts),
+		 .load = influxdb_load, .unload = influxdb_unload);
