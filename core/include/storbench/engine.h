@@ -171,6 +171,15 @@ struct sb_io {
 #define SB_ENGINE_REMOTE (1u << 5)
 
 /*
+ * ABI 2.1. With SB_ENGINE_NO_FILES: the target has a size of its own (an
+ * NBD export, a LUN) that open_file reports in f->real_size, so size= may
+ * be left out and the job then covers the target from offset= to its end,
+ * as fio sizes a diskless engine's file from what its setup found. Without
+ * this flag a NO_FILES job must give size=.
+ */
+#define SB_ENGINE_SIZED (1u << 6)
+
+/*
  * getevents()'s timeout_ns when the worker has no deadline (no runtime=,
  * no stop requested): wait as long as the I/Os take. An engine that must
  * bound a silent server anyway applies its own timeout option.

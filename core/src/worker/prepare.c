@@ -693,7 +693,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 			rj->gen_opts);
 	if (rc)
 		return rc;
-	if (!rj->opts.size.bytes && (rj->eops->flags & SB_ENGINE_NO_FILES))
+	if (!rj->opts.size.bytes && (rj->eops->flags & SB_ENGINE_NO_FILES) &&
+	    !(rj->eops->flags & SB_ENGINE_SIZED))
 		return sb_err(ctx, -EINVAL,
 			      "%s: job %s: size= (in bytes) is required with "
 			      "engine %s",
