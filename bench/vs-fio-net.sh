@@ -33,9 +33,12 @@ stop_server() {
 trap 'stop_server; rm -rf "$dir"' EXIT
 
 # The JSON report's I/Os (read + write, every job), from either program.
+# fio's nbd engine prints "fio: connected to NBD server" on stdout before
+# the report, so the JSON starts at the first line that opens an object.
 json_ios() {
 	python3 -c 'import json,sys
-d = json.load(sys.stdin)
+t = sys.stdin.read()
+d = json.loads(t[t.find("\n{") + 1 if not t.startswith("{") else 0:])
 print(sum(j["read"]["total_ios"] + j["write"]["total_ios"] for j in d["jobs"]),
       round(sum(j["read"]["iops"] + j["write"]["iops"] for j in d["jobs"])))'
 }
