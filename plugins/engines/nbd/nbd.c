@@ -116,6 +116,7 @@ struct sbnbd_worker {
 	uint32_t ndone, handed;
 	uint64_t last_ns; /* last answer, or the send that broke a silence */
 	int32_t down;	  /* the connection was lost; reconnect pending */
+	int32_t broken;	  /* lost for good: the job's error */
 	int32_t detached; /* cancel() gave I/Os back: never read again */
 	int32_t answered_error; /* an error answer not yet logged */
 	int32_t logged_error;	/* one is logged per worker */
@@ -182,6 +183,13 @@ static int sbnbd_liberrno(void)
 	int e = nbd_get_errno();
 
 	return e > 0 ? e : EIO;
+}
+
+/* The connection is over: dead (an error), or closed (the server hung
+ * up); either way libnbd has failed the commands in flight on it. */
+static int sbnbd_gone(struct nbd_handle *h)
+{
+	return nbd_aio_is_dead(h) || nbd_aio_is_closed(h);
 }
 
 /* Let libnbd move on what poll() found; -1 when the handle failed. */
@@ -425,7 +433,12 @@ static int sbnbd_completed(void *user_data, int *error)
 
 	if (!io)
 		return 1;
-	if (*error) {
+	if (*error == ESHUTDOWN && w->reconnects_left > 0) {
+		/* The server is going away and says so (nbdkit on SIGTERM):
+		 * as good as a lost connection, which comes next. */
+		io->result = -EIO;
+		w->counts->failed++;
+	} else if (*error) {
 		io->result = -(int64_t)*error;
 		w->answered_error = !w->logged_error;
 	} else
@@ -436,6 +449,35 @@ static int sbnbd_completed(void *user_data, int *error)
 	sbnbd_release(w, sl);
 	w->done[w->ndone++] = io;
 	return 1;
+}
+
+/*
+ * The job ends with the connection: the commands libnbd failed as it died
+ * (the batch from `from` on) go back to their slots, so the host, which
+ * has not seen them complete, cancels them with the rest in flight, and
+ * the job's error is the lost connection, not a failed I/O.
+ */
+static int sbnbd_fatal(struct sb_env *env, struct sbnbd_worker *w, int code,
+		       const char *why, uint32_t from)
+{
+	const struct sbnbd_job *j = env->job_state;
+	uint32_t keep = from;
+
+	for (uint32_t i = from; i < w->ndone; i++) {
+		struct sb_io *io = w->done[i];
+		struct sbnbd_slot *sl;
+
+		if (io->result >= 0) {
+			w->done[keep++] = io;
+			continue;
+		}
+		sl = &w->slots[w->free[--w->nfree]];
+		sl->io = io;
+		w->inflight++;
+	}
+	w->ndone = keep;
+	w->broken = code;
+	return env->host->error(env->handle, code, "%s: %s", j->target, why);
 }
 
 /*
@@ -454,8 +496,7 @@ static int sbnbd_lost(struct sb_env *env, struct sbnbd_worker *w, int code,
 	uint32_t failed = 0;
 
 	if (w->reconnects_left <= 0)
-		return env->host->error(env->handle, code, "%s: %s", j->target,
-					why);
+		return sbnbd_fatal(env, w, code, why, from);
 	/* libnbd may fail what is left as it closes, or leave it: either
 	 * way the batch gets it, once. */
 	nbd_close(w->h);
@@ -574,6 +615,10 @@ static int sbnbd_queue(struct sb_env *env, struct sb_io *io)
 	uint32_t from;
 	int rc;
 
+	if (w->broken)
+		return env->host->error(env->handle, w->broken,
+					"%s: the connection is lost",
+					j->target);
 	if (w->down) {
 		if (w->inflight || w->ndone > w->handed)
 			return SB_Q_BUSY;
@@ -618,14 +663,18 @@ static int sbnbd_queue(struct sb_env *env, struct sb_io *io)
 		w->last_ns = env->host->now_ns();
 	cb.user_data = sl;
 	from = w->ndone;
-	if (sbnbd_issue(w, io, cb) != -1)
+	if (sbnbd_issue(w, io, cb) != -1) {
+		/* Callbacks ran while it was sent: the handle died there. */
+		if (w->ndone > from && sbnbd_gone(w->h))
+			goto dead;
 		return SB_Q_QUEUED;
+	}
 	/* The callback ran (the handle died while sending): the batch has
 	 * the I/O. */
 	if (sl->io != io)
 		goto dead;
 	sbnbd_release(w, sl);
-	if (!nbd_aio_is_dead(w->h) && !nbd_aio_is_closed(w->h)) {
+	if (!sbnbd_gone(w->h)) {
 		io->result = -sbnbd_liberrno();
 		return SB_Q_COMPLETED;
 	}
@@ -703,8 +752,8 @@ static int sbnbd_getevents(struct sb_env *env, uint32_t min, uint32_t max,
 	int polled = 0;
 
 	sbnbd_shift(w);
-	if (w->detached)
-		return 0;
+	if (w->detached || w->broken)
+		return (int)sbnbd_hand(w, max);
 	for (;;) {
 		uint64_t now, wait, quiet;
 		unsigned dir;
@@ -750,7 +799,7 @@ static int sbnbd_getevents(struct sb_env *env, uint32_t min, uint32_t max,
 			continue;
 		from = w->ndone;
 		if (sbnbd_notify(w->h, dir, p[0].revents) == -1 ||
-		    nbd_aio_is_dead(w->h)) {
+		    sbnbd_gone(w->h)) {
 			rc = sbnbd_died(env, w, from);
 			if (rc)
 				return rc;
