@@ -581,6 +581,8 @@ static int sbnbd_reconnect(struct sb_env *env, struct sbnbd_worker *w)
 	return 0;
 }
 
+static void sbnbd_shift(struct sbnbd_worker *w);
+
 static int64_t sbnbd_issue(struct sbnbd_worker *w, struct sb_io *io,
 			   nbd_completion_callback cb)
 {
@@ -615,12 +617,15 @@ static int sbnbd_queue(struct sb_env *env, struct sb_io *io)
 	uint32_t from;
 	int rc;
 
+	/* libnbd may run callbacks in here too (a reply read, the handle
+	 * dying), so the batch must have room for every command. */
+	sbnbd_shift(w);
 	if (w->broken)
 		return env->host->error(env->handle, w->broken,
 					"%s: the connection is lost",
 					j->target);
 	if (w->down) {
-		if (w->inflight || w->ndone > w->handed)
+		if (w->inflight || w->ndone)
 			return SB_Q_BUSY;
 		rc = sbnbd_reconnect(env, w);
 		if (rc)
