@@ -46,6 +46,7 @@ struct sbnbd_opts {
 	char *uri;
 	uint64_t timeout_ns;
 	int64_t reconnect;
+	int32_t structured;
 };
 
 static const struct sb_option sbnbd_options[] = {
@@ -77,6 +78,15 @@ static const struct sb_option sbnbd_options[] = {
 		.max = 1000000,
 		.help = "new connections a worker may open after losing one; "
 			"the commands in flight on the lost one fail",
+	},
+	{
+		.name = "nbd_structured_replies",
+		.type = SB_OPT_BOOL,
+		.offset = offsetof(struct sbnbd_opts, structured),
+		.def = "0",
+		.help = "ask for structured replies (libnbd's and fio's "
+			"default); simple replies, as the kernel's client, "
+			"unless set",
 	},
 	SB_OPTION_END,
 };
@@ -214,10 +224,10 @@ static int sbnbd_poll_events(unsigned dir)
  * the main thread, looking at host->stopping() every SBNBD_SLICE_NS).
  * *out is the ready handle. Errors name the target; -EINTR for a stop.
  */
-static int sbnbd_connect(struct sb_env *env, const char *uri,
-			 const char *target, uint64_t timeout_ns,
-			 struct nbd_handle **out)
+static int sbnbd_connect(struct sb_env *env, const char *target,
+			 uint64_t timeout_ns, struct nbd_handle **out)
 {
+	const struct sbnbd_opts *o = env->opts;
 	const struct sb_host *host = env->host;
 	uint64_t start = host->now_ns(), now;
 	struct nbd_handle *h = nbd_create();
@@ -228,7 +238,11 @@ static int sbnbd_connect(struct sb_env *env, const char *uri,
 	if (!h)
 		return host->error(env->handle, -ENOMEM, "%s: nbd_create: %s",
 				   target, sbnbd_liberr());
-	if (nbd_aio_connect_uri(h, uri) == -1) {
+	/* Simple replies, as the kernel's NBD client has them, unless
+	 * asked: a read's answer is then one header and the data, two
+	 * recv() calls where a structured reply takes four. */
+	if (nbd_set_request_structured_replies(h, o->structured != 0) == -1 ||
+	    nbd_aio_connect_uri(h, o->uri) == -1) {
 		rc = host->error(env->handle, -sbnbd_liberrno(),
 				 "%s: cannot connect: %s", target,
 				 sbnbd_liberr());
@@ -306,7 +320,7 @@ static int sbnbd_setup(struct sb_env *env)
 					"export, e.g. nbd://127.0.0.1:10809 "
 					"or nbd+unix:///?socket=/tmp/sock");
 	sbnbd_target(o->uri, j->target, sizeof(j->target));
-	rc = sbnbd_connect(env, o->uri, j->target, o->timeout_ns, &h);
+	rc = sbnbd_connect(env, j->target, o->timeout_ns, &h);
 	if (rc)
 		return rc;
 	j->size = nbd_get_size(h);
@@ -388,7 +402,7 @@ static int sbnbd_init(struct sb_env *env)
 	w->reconnects_left = o->reconnect;
 	w->write_flags = env->job->sync_writes ? LIBNBD_CMD_FLAG_FUA : 0;
 	w->counts = &j->counts[env->clone];
-	return sbnbd_connect(env, o->uri, j->target, o->timeout_ns, &w->h);
+	return sbnbd_connect(env, j->target, o->timeout_ns, &w->h);
 }
 
 static void sbnbd_cleanup(struct sb_env *env)
@@ -558,7 +572,7 @@ static int sbnbd_reconnect(struct sb_env *env, struct sbnbd_worker *w)
 			"%s: the server did not come back within "
 			"nbd_timeout=%s of losing the connection",
 			j->target, sbnbd_secs(o->timeout_ns, t, sizeof(t)));
-	rc = sbnbd_connect(env, o->uri, j->target, o->timeout_ns - gone, &h);
+	rc = sbnbd_connect(env, j->target, o->timeout_ns - gone, &h);
 	if (rc == -EINTR)
 		return 1;
 	if (rc) {

@@ -17,7 +17,7 @@ sb_tmpdir T
 # shellcheck source=nbd_lib.bash
 source "$(dirname "$0")/nbd_lib.bash"
 
-plan 40
+plan 43
 
 MiB=$((1 << 20))
 
@@ -89,6 +89,18 @@ is "$(nbd_fact "$T/s.json" nbd.tls)" 0 "fact: no TLS"
 is "$(nbd_fact "$T/s.json" nbd.can_trim):$(nbd_fact "$T/s.json" nbd.can_flush):$(nbd_fact "$T/s.json" nbd.can_fua)" \
 	1:1:1 "facts: the file export can trim, flush and FUA"
 is "$(nbd_fact "$T/s.json" nbd.target)" "$SB_NBD_URL" "fact: the target"
+is "$(nbd_fact "$T/s.json" nbd.structured_replies)" 0 "fact: simple replies unless asked"
+nbd_sb "$T/sr.json" --name=w --ioengine=nbd --uri="$SB_NBD_URL" --rw=randread \
+	--bs=4k --size=8m --offset=4m --iodepth=8 --nbd_structured_replies=1
+is "$?:$(nbd_fact "$T/sr.json" nbd.structured_replies):$(nbd_fig "$T/sr.json" 'j["read"]["io_bytes"]')" \
+	"0:1:$((8 * MiB))" "nbd_structured_replies=1: negotiated, and the reads run"
+nbd_sb "$T/sw.json" --name=sv --ioengine=nbd --uri="$SB_NBD_URL" --rw=write \
+	--bs=64k --size=4m --offset=44m --iodepth=16 --verify=crc32c --do_verify=0
+nbd_sb "$T/sr.json" --name=sv --ioengine=nbd --uri="$SB_NBD_URL" --rw=write \
+	--bs=64k --size=4m --offset=44m --iodepth=16 --verify=crc32c \
+	--verify_only=1 --nbd_structured_replies=1
+is "$?:$(nbd_fig "$T/sr.json" 'j["read"]["io_bytes"]')" "0:$((4 * MiB))" \
+	"and the data written with simple replies verifies through structured ones"
 is "$(nbd_fact "$T/s.json" nbd.reconnects):$(nbd_fact "$T/s.json" nbd.failed_ios)" \
 	0:0 "facts: no reconnect, no failed command"
 
