@@ -7,12 +7,6 @@
 # waiting for answers; a connect that never finishes its handshake.
 # reconnect= rides out a restart, counting the commands that failed.
 set -u
-# shellcheck source=../../../../tests/tap/tap.sh
-source "$SB_SOURCE_DIR/tests/tap/tap.sh"
-# shellcheck source=../../../../tests/servers/lib.sh
-source "$SB_SOURCE_DIR/tests/servers/lib.sh"
-srv_use nbd
-sb_tmpdir T
 # shellcheck source=nbd_lib.bash
 source "$(dirname "$0")/nbd_lib.bash"
 

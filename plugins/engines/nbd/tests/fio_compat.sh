@@ -5,12 +5,6 @@
 # same write job run by Debian's fio leaves the same bytes in the export's
 # file, and both programs read the same amount from it.
 set -u
-# shellcheck source=../../../../tests/tap/tap.sh
-source "$SB_SOURCE_DIR/tests/tap/tap.sh"
-# shellcheck source=../../../../tests/servers/lib.sh
-source "$SB_SOURCE_DIR/tests/servers/lib.sh"
-srv_use nbd
-sb_tmpdir T
 # shellcheck source=nbd_lib.bash
 source "$(dirname "$0")/nbd_lib.bash"
 

@@ -8,12 +8,6 @@
 # cannot trim; fsync= and sync=1 reach the server as flushes and FUA
 # writes (nbdkit's log filter counts them).
 set -u
-# shellcheck source=../../../../tests/tap/tap.sh
-source "$SB_SOURCE_DIR/tests/tap/tap.sh"
-# shellcheck source=../../../../tests/servers/lib.sh
-source "$SB_SOURCE_DIR/tests/servers/lib.sh"
-srv_use nbd
-sb_tmpdir T
 # shellcheck source=nbd_lib.bash
 source "$(dirname "$0")/nbd_lib.bash"
 

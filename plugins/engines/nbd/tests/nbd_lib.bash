@@ -1,8 +1,16 @@
 # nbd_lib.bash - what the nbd engine's tests share: storbench runs with a
 # JSON report, figures read from it, and nbdkit servers of the test's own
 # (an export with a filter the fixture's do not have), stopped on exit.
-# Source it after tap.sh, lib.sh, `srv_use nbd` and `sb_tmpdir T`.
+# Sourcing it loads tap.sh and the servers' lib.sh, the srv_nbd fixture's
+# env (or skips the test when it could not run) and makes $T.
 # shellcheck shell=bash
+
+# shellcheck source=../../../../tests/tap/tap.sh
+source "$SB_SOURCE_DIR/tests/tap/tap.sh"
+# shellcheck source=../../../../tests/servers/lib.sh
+source "$SB_SOURCE_DIR/tests/servers/lib.sh"
+srv_use nbd
+sb_tmpdir T
 
 # Ports of the tests' own nbdkits: next to the fixture's 10810, whose lock
 # the test holds (SERVERS nbd), so no other build tree uses them meanwhile.

@@ -6,16 +6,10 @@
 # no invalid access, no uninitialised read, no leak. valgrind cannot run
 # beside the sanitizers, so a sanitizer build has no such test.
 set -u
-# shellcheck source=../../../../tests/tap/tap.sh
-source "$SB_SOURCE_DIR/tests/tap/tap.sh"
-# shellcheck source=../../../../tests/servers/lib.sh
-source "$SB_SOURCE_DIR/tests/servers/lib.sh"
-srv_use nbd
-sb_tmpdir T
-# shellcheck source=../../common/file_engine_tests.sh
-source "$SB_SOURCE_DIR/plugins/engines/common/file_engine_tests.sh"
 # shellcheck source=nbd_lib.bash
 source "$(dirname "$0")/nbd_lib.bash"
+# shellcheck source=../../common/file_engine_tests.sh
+source "$SB_SOURCE_DIR/plugins/engines/common/file_engine_tests.sh"
 
 fe_vg_plan 5
 sb_at_exit srv_ctl nbd resume
