@@ -10,7 +10,7 @@ set -u
 # shellcheck source=nbd_lib.bash
 source "$(dirname "$0")/nbd_lib.bash"
 
-plan 52
+plan 53
 
 # Whatever a test leaves paused or dead, the fixture is whole again after.
 sb_at_exit srv_ctl nbd resume
@@ -66,7 +66,8 @@ n=$(read_ios "$T/x.json")
 ok "the reads before it are reported ($n)" test "${n:-0}" -gt 0 -a "${n:-0}" -lt 16384
 nbd_sb "$T/x.json" --name=x --ioengine=nbd --uri="$NBD_OWN_URL" --rw=randread \
 	--bs=4k --size=4m --iodepth=8 --continue_on_error=read
-is "$?" 0 "with continue_on_error=read the job goes on"
+is "$?" 0 "with continue_on_error=read the job goes on" ||
+	diag "$(grep -v 'the job goes on' "$T/err")"
 e=$(nbd_fig "$T/x.json" 'j["storbench"]["errors"]')
 ok "and counts the failed reads ($e of 1024)" test "${e:-0}" -gt 0 -a "${e:-0}" -lt 200
 nbd_stop_own
@@ -147,7 +148,8 @@ like "$(cat "$T/err")" "$SB_NBD_URL: the server did not finish the handshake wit
 	"naming the target and the timeout"
 srv_ctl nbd resume
 
-# reconnect= rides out a restart.
+# reconnect= rides out a restart, from a server that answers again.
+ok "the fixture answers after SIGCONT" nbd_answers "$SB_NBD_URL"
 bg_run "$T/r.json" --name=r --ioengine=nbd --uri="$SB_NBD_URL" --rw=randrw \
 	--bs=4k --iodepth=8 --runtime=5 --time_based --reconnect=2 \
 	--continue_on_error=io
@@ -156,7 +158,8 @@ srv_ctl nbd kill
 srv_ctl nbd restart
 srv_use nbd
 bg_wait
-is "$?" 0 "reconnect=2 rides out the server killed and restarted"
+is "$?" 0 "reconnect=2 rides out the server killed and restarted" ||
+	diag "$(cat "$T/r.json.err")"
 like "$(cat "$T/r.json.err")" "$SB_NBD_URL: connection lost: .*; [0-9]+ commands failed, reconnecting" \
 	"it says the connection was lost, naming the target"
 like "$(cat "$T/r.json.err")" "$SB_NBD_URL: reconnected" "and that it reconnected" ||

@@ -72,3 +72,13 @@ nbd_secs_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b
 
 # nbd_within LIMIT SECS: whether SECS is at most LIMIT.
 nbd_within() { awk -v l="$1" -v s="$2" 'BEGIN { exit !(s <= l) }'; }
+
+# nbd_answers URL: whether the server at URL answers a handshake within
+# 10 s (a server just resumed or restarted may take a moment).
+nbd_answers() {
+	for _ in $(seq 20); do
+		timeout 0.5 nbdinfo --size "$1" >/dev/null 2>&1 && return 0
+		sleep 0.05
+	done
+	return 1
+}
