@@ -241,7 +241,10 @@ static int sbnbd_connect(struct sb_env *env, const char *target,
 	/* Simple replies, as the kernel's NBD client has them, unless
 	 * asked: a read's answer is then one header and the data, two
 	 * recv() calls where a structured reply takes four. */
+	/* The URI is the job's own, not an untrusted one: its TLS
+	 * parameters may name key and certificate files. */
 	if (nbd_set_request_structured_replies(h, o->structured != 0) == -1 ||
+	    nbd_set_uri_allow_local_file(h, true) == -1 ||
 	    nbd_aio_connect_uri(h, o->uri) == -1) {
 		rc = host->error(env->handle, -sbnbd_liberrno(),
 				 "%s: cannot connect: %s", target,

@@ -10,7 +10,7 @@ set -u
 # shellcheck source=nbd_lib.bash
 source "$(dirname "$0")/nbd_lib.bash"
 
-plan 53
+plan 54
 
 # Whatever a test leaves paused or dead, the fixture is whole again after.
 sb_at_exit srv_ctl nbd resume
@@ -44,6 +44,12 @@ ok "at once ($(nbd_secs_since "$t0") s)" nbd_within 5 "$(nbd_secs_since "$t0")"
 like "$(cat "$T/err")" "$absent: cannot connect: .*Connection refused" \
 	"the message names the target and the refusal"
 is "$(nbd_fig "$T/a.json" 'j["error"]')" 111 "the report has the job's error (ECONNREFUSED)"
+
+nbd_sb "$T/a.json" --name=a --ioengine=nbd \
+	--uri="nbd://bob@127.0.0.1:$NBD_T_PORT_ABSENT/exp?tls-psk-file=$T/keys&x=1" \
+	--rw=read --size=1m
+like "$(cat "$T/err")" "nbd://127.0.0.1:$NBD_T_PORT_ABSENT/exp\?x=1: cannot connect: .*Connection refused" \
+	"messages name the target without its user and TLS parameters"
 
 ok "an nbdkit of our own that knows one export name" \
 	nbd_own_server --filter=exportname memory 1M exportname-strict=true exportname=good
