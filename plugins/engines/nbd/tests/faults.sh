@@ -10,7 +10,7 @@ set -u
 # shellcheck source=nbd_lib.bash
 source "$(dirname "$0")/nbd_lib.bash"
 
-plan 54
+plan 55
 
 # Whatever a test leaves paused or dead, the fixture is whole again after.
 sb_at_exit srv_ctl nbd resume
@@ -155,7 +155,11 @@ like "$(cat "$T/err")" "$SB_NBD_URL: the server did not finish the handshake wit
 srv_ctl nbd resume
 
 # reconnect= rides out a restart, from a server that answers again.
-ok "the fixture answers after SIGCONT" nbd_answers "$SB_NBD_URL"
+# nbdkit 1.32 (file plugin) has been seen to exit once resumed after
+# this sequence when run under ctest: restart it, whatever state it is in.
+ok "restart" srv_ctl nbd restart
+srv_use nbd
+ok "the fixture answers" nbd_answers "$SB_NBD_URL"
 bg_run "$T/r.json" --name=r --ioengine=nbd --uri="$SB_NBD_URL" --rw=randrw \
 	--bs=4k --iodepth=8 --runtime=5 --time_based --reconnect=2 \
 	--continue_on_error=io
