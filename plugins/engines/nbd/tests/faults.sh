@@ -36,6 +36,21 @@ bg_wait() {
 # read_ios OUT: the reads a report counts.
 read_ios() { nbd_fig "$1" 'j["read"]["total_ios"]'; }
 
+# fixture_up [paused]: the fixture's TCP nbdkit, brought back when it is
+# gone. Under ctest it has been seen to vanish after answering a client
+# that hung up while it was stopped (not here by hand; SIGPIPE it ignores):
+# the test says so and goes on with a new one, stopped again if asked.
+fixture_up() {
+	if kill -0 "$SB_NBD_TCP_PID" 2>/dev/null &&
+		[[ $(ps -o stat= -p "$SB_NBD_TCP_PID") != Z* ]]; then
+		return 0
+	fi
+	diag "the fixture's nbdkit ($SB_NBD_TCP_PID) is gone; restarting it"
+	srv_ctl nbd restart >/dev/null
+	srv_use nbd
+	[[ ${1:-} != paused ]] || srv_ctl nbd pause
+}
+
 absent=nbd://127.0.0.1:$NBD_T_PORT_ABSENT
 t0=$EPOCHREALTIME
 nbd_sb "$T/a.json" --name=a --ioengine=nbd --uri="$absent" --rw=read --size=1m
@@ -115,6 +130,7 @@ ok "the figures so far are reported ($n reads)" test "${n:-0}" -gt 100
 is "$(nbd_fact "$T/s.json" cancelled_ios)" 8 "the 8 commands in flight were cancelled"
 
 # SIGINT while waiting for a silent server's answers.
+fixture_up
 bg_run "$T/i.json" --name=i --ioengine=nbd --uri="$SB_NBD_URL" --rw=randread \
 	--bs=4k --iodepth=4 --runtime=60 --time_based
 sleep 1
@@ -132,6 +148,7 @@ n=$(read_ios "$T/i.json")
 ok "and the report has the reads before ($n)" test "${n:-0}" -gt 100
 
 # SIGINT while setup connects to the silent server.
+fixture_up paused
 bg_run "$T/c.json" --name=c --ioengine=nbd --uri="$SB_NBD_URL" --rw=read --size=1m
 sleep 1
 ok "a connect to a stopped server waits" kill -0 "$bg"
@@ -144,6 +161,7 @@ ok "with a failed exit status ($st)" isnt_zero "$st"
 like "$(cat "$T/c.json.err")" "$SB_NBD_URL: stopped while connecting" "naming the target"
 
 # The handshake that never ends, against nbd_timeout.
+fixture_up paused
 t0=$EPOCHREALTIME
 nbd_sb "$T/h.json" --name=h --ioengine=nbd --uri="$SB_NBD_URL" --rw=read \
 	--size=1m --nbd_timeout=1
@@ -154,9 +172,7 @@ like "$(cat "$T/err")" "$SB_NBD_URL: the server did not finish the handshake wit
 	"naming the target and the timeout"
 srv_ctl nbd resume
 
-# reconnect= rides out a restart, from a server that answers again.
-# nbdkit 1.32 (file plugin) has been seen to exit once resumed after
-# this sequence when run under ctest: restart it, whatever state it is in.
+# reconnect= rides out a restart, from a fresh server.
 ok "restart" srv_ctl nbd restart
 srv_use nbd
 ok "the fixture answers" nbd_answers "$SB_NBD_URL"

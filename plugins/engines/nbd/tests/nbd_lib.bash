@@ -44,8 +44,13 @@ nbd_fact() { nbd_fig "$1" "j['storbench']['facts'].get('$2')"; }
 # subshell of tap.sh's ok).
 nbd_own_server() {
 	nbd_stop_own
-	nbdkit -P "$T/own.pid" -i 127.0.0.1 -p "$NBD_T_PORT" "$@" \
-		>>"$T/nbdkit.log" 2>&1 </dev/null
+	# As tests/servers/nbd.sh does: nbdkit would die of SIGPIPE answering
+	# a client that hung up with commands in flight.
+	(
+		trap '' PIPE
+		exec nbdkit -P "$T/own.pid" -i 127.0.0.1 -p "$NBD_T_PORT" "$@" \
+			>>"$T/nbdkit.log" 2>&1 </dev/null
+	)
 }
 
 nbd_own_pid() { cat "$T/own.pid" 2>/dev/null; }
