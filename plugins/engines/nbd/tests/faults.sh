@@ -10,7 +10,7 @@ set -u
 # shellcheck source=nbd_lib.bash
 source "$(dirname "$0")/nbd_lib.bash"
 
-plan 55
+plan 56
 
 # Whatever a test leaves paused or dead, the fixture is whole again after.
 sb_at_exit srv_ctl nbd resume
@@ -75,8 +75,8 @@ like "$(cat "$T/err")" "$NBD_OWN_URL/bad: cannot connect: .*no export named 'bad
 nbd_sb "$T/e.json" --name=e --ioengine=nbd --uri="$NBD_OWN_URL/good" --rw=read
 is "$?:$(nbd_fig "$T/e.json" 'j["read"]["io_bytes"]')" 0:1048576 "the name it knows reads all of its 1 MiB"
 
-ok "an nbdkit of our own that fails 2% of reads" \
-	nbd_own_server --filter=error memory 64M error-pread-rate=2% error-pread=EIO
+ok "an nbdkit of our own that fails 0.1% of reads" \
+	nbd_own_server --filter=error memory 64M error-pread-rate=0.1% error-pread=EIO
 nbd_sb "$T/x.json" --name=x --ioengine=nbd --uri="$NBD_OWN_URL" --rw=randread \
 	--bs=4k --size=64m --iodepth=8
 is "$?" 1 "an error answer fails the job"
@@ -85,6 +85,8 @@ like "$(cat "$T/err")" "$NBD_OWN_URL: the server failed a read of 4096 bytes at 
 like "$(cat "$T/err")" "read error .*Input/output error \(EIO\)" "the job's error is EIO"
 n=$(read_ios "$T/x.json")
 ok "the reads before it are reported ($n)" test "${n:-0}" -gt 0 -a "${n:-0}" -lt 16384
+ok "and one that fails 2% of them" \
+	nbd_own_server --filter=error memory 64M error-pread-rate=2% error-pread=EIO
 nbd_sb "$T/x.json" --name=x --ioengine=nbd --uri="$NBD_OWN_URL" --rw=randread \
 	--bs=4k --size=4m --iodepth=8 --continue_on_error=read
 is "$?" 0 "with continue_on_error=read the job goes on" ||
