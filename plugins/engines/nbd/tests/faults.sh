@@ -12,8 +12,7 @@ source "$(dirname "$0")/nbd_lib.bash"
 
 plan 56
 
-# Whatever a test leaves paused or dead, the fixture is whole again after.
-sb_at_exit srv_ctl nbd resume
+sb_at_exit nbd_fixture_whole
 
 # bg_run OUT ARGS...: storbench in the background (JSON report in OUT,
 # stderr in OUT.err); its PID in $bg, its start in $t0.
@@ -35,21 +34,6 @@ bg_wait() {
 
 # read_ios OUT: the reads a report counts.
 read_ios() { nbd_fig "$1" 'j["read"]["total_ios"]'; }
-
-# fixture_up [paused]: the fixture's TCP nbdkit, brought back when it is
-# gone. Under ctest it has been seen to vanish after answering a client
-# that hung up while it was stopped (not here by hand; SIGPIPE it ignores):
-# the test says so and goes on with a new one, stopped again if asked.
-fixture_up() {
-	if kill -0 "$SB_NBD_TCP_PID" 2>/dev/null &&
-		[[ $(ps -o stat= -p "$SB_NBD_TCP_PID") != Z* ]]; then
-		return 0
-	fi
-	diag "the fixture's nbdkit ($SB_NBD_TCP_PID) is gone; restarting it"
-	srv_ctl nbd restart >/dev/null
-	srv_use nbd
-	[[ ${1:-} != paused ]] || srv_ctl nbd pause
-}
 
 absent=nbd://127.0.0.1:$NBD_T_PORT_ABSENT
 t0=$EPOCHREALTIME

@@ -87,3 +87,27 @@ nbd_answers() {
 	done
 	return 1
 }
+
+# fixture_up [paused]: the fixture's TCP nbdkit, brought back when it is
+# gone. Under ctest it has been seen to vanish after answering a client
+# that hung up while it was stopped (not here by hand; SIGPIPE it ignores):
+# the test says so and goes on with a new one, stopped again if asked.
+fixture_up() {
+	if kill -0 "$SB_NBD_TCP_PID" 2>/dev/null &&
+		[[ $(ps -o stat= -p "$SB_NBD_TCP_PID") != Z* ]]; then
+		return 0
+	fi
+	diag "the fixture's nbdkit ($SB_NBD_TCP_PID) is gone; restarting it"
+	srv_ctl nbd restart >/dev/null
+	srv_use nbd
+	[[ ${1:-} != paused ]] || srv_ctl nbd pause
+}
+
+# nbd_fixture_whole: at the end of a test that stops or kills the fixture,
+# leave it running for the tests after it.
+nbd_fixture_whole() {
+	srv_ctl nbd resume >/dev/null 2>&1
+	# It goes, if it does, as it answers the clients gone meanwhile.
+	sleep 0.3
+	fixture_up >/dev/null
+}

@@ -12,7 +12,7 @@ source "$(dirname "$0")/nbd_lib.bash"
 source "$SB_SOURCE_DIR/plugins/engines/common/file_engine_tests.sh"
 
 fe_vg_plan 5
-sb_at_exit srv_ctl nbd resume
+sb_at_exit nbd_fixture_whole
 
 fe_vg --name=v --ioengine=nbd --uri="$SB_NBD_URL" --rw=randrw --bs=4k \
 	--size=1m --iodepth=8 --verify=crc32c
