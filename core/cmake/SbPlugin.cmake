@@ -1,6 +1,6 @@
 # sb_add_plugin(<name> SOURCES <src>... [PKG_DEPS <pkg-config module>...]
 #               [FIND_LIBS <library>...] [FIND_HEADERS <header>...]
-#               [LIBS <lib>...])
+#               [LIBS <lib>...] [SERVERS <server>...])
 #
 # Builds one storbench plugin as <name>.so from the calling folder, whose
 # project(... VERSION x.y.z) is the plugin's own version (passed to the code as
@@ -13,7 +13,8 @@
 # no .pc file (libaio): each library is linked, each header must exist.
 # Test scripts in the plugin's tests/ folder (*.sh) become ctest tests
 # labelled with the plugin's name; valgrind*.sh ones only in builds without
-# sanitizers.
+# sanitizers. SERVERS names the tests/servers fixtures (nbd, nfs, ...) those
+# tests need up, as sb_add_shell_test(SERVERS) takes them.
 include_guard(GLOBAL)
 find_package(PkgConfig QUIET)
 
@@ -24,7 +25,7 @@ endif()
 
 function(sb_add_plugin name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" ""
-                        "SOURCES;PKG_DEPS;FIND_LIBS;FIND_HEADERS;LIBS")
+                        "SOURCES;PKG_DEPS;FIND_LIBS;FIND_HEADERS;LIBS;SERVERS")
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "sb_add_plugin(${name}): SOURCES is required")
   endif()
@@ -98,10 +99,12 @@ function(sb_add_plugin name)
       # in a build without them, so it never has to skip.
       if(tname MATCHES "^valgrind")
         if(NOT STORBENCH_SANITIZE)
-          sb_add_shell_test(${t} LABELS plugin ${name} valgrind)
+          sb_add_shell_test(${t} LABELS plugin ${name} valgrind
+                            SERVERS ${ARG_SERVERS})
         endif()
       else()
-        sb_add_shell_test(${t} LABELS plugin ${name})
+        sb_add_shell_test(${t} LABELS plugin ${name}
+                          SERVERS ${ARG_SERVERS})
       endif()
     endforeach()
   endif()

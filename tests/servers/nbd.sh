@@ -27,6 +27,10 @@ srv_prepare() {
 
 srv_launch() {
 	local log=$SRV_DIR/nbdkit.log sock=$SRV_DIR/nbd.sock
+	# nbdkit 1.32 dies of SIGPIPE when it answers a client that hung up
+	# with commands in flight (a job that failed or was stopped); as
+	# systemd starts services (IgnoreSIGPIPE=yes), the daemons ignore it.
+	trap '' PIPE
 	rm -f "$sock"
 	# nbdkit forks into the background once it listens, so the pid
 	# file is the readiness signal too.
