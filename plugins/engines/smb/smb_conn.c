@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /*
@@ -396,7 +397,7 @@ int smb_creds_load(struct sb_env *env, const struct smb_opts *o,
 int smb_global_setup(struct sb_env *env, const struct smb_opts *o)
 {
 	SMBCCTX *c = smbc_new_context();
-	char path[] = "/tmp/storbench-smb-XXXXXX";
+	char path[64];
 	int rc = 0, fd;
 
 	if (!c)
@@ -410,29 +411,26 @@ int smb_global_setup(struct sb_env *env, const struct smb_opts *o)
 				      smb_proto_min(o->protocol),
 				      smb_proto_max(o->protocol));
 	if (!rc && o->signing != SMB_SIGN_DEFAULT) {
-		fd = mkstemp(path);
-		if (fd < 0) {
+		/* An anonymous memory file, read through its /proc/self/fd
+		 * name: nothing is written to any directory, so nothing can be
+		 * left behind by a signal. */
+		fd = memfd_create("storbench-smb-signing", MFD_CLOEXEC);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		if (fd < 0 || dprintf(fd, "[global]\n\tclient signing = %s\n",
+				      smb_signing_conf[o->signing]) < 0) {
 			rc = env->host->error(env->handle, -errno,
-					      "smb_signing: cannot make %s: %s",
-					      path, strerror(errno));
-		} else {
-			FILE *fp = fdopen(fd, "w");
-
-			if (fp) {
-				fprintf(fp, "[global]\n\tclient signing = %s\n",
-					smb_signing_conf[o->signing]);
-				fclose(fp);
-			} else {
-				close(fd);
-			}
-			if (smbc_setConfiguration(c, path) < 0)
-				rc = env->host->error(
-					env->handle, -EINVAL,
-					"smb_signing: libsmbclient did not "
-					"take client signing = %s",
-					smb_signing_conf[o->signing]);
-			unlink(path);
+					      "smb_signing: cannot write the "
+					      "client signing setting: %s",
+					      strerror(errno));
+		} else if (smbc_setConfiguration(c, path) < 0) {
+			rc = env->host->error(
+				env->handle, -EINVAL,
+				"smb_signing: libsmbclient did not take client "
+				"signing = %s",
+				smb_signing_conf[o->signing]);
 		}
+		if (fd >= 0)
+			close(fd);
 	}
 	smbc_free_context(c, 0);
 	return rc;
