@@ -8,7 +8,7 @@ set -u
 source "$(dirname "$0")/../tap/tap.sh"
 source "$SB_SOURCE_DIR/tests/plugins/plugin_tests.bash"
 
-plan 71
+plan 75
 
 good_ios=$(awk '$2 == "SB_TEST_GOOD_IOS" { print $3 }' \
 	"$SB_SOURCE_DIR/tests/plugins/sb_test_plugin.h")
@@ -75,6 +75,9 @@ broken "event() hands back an I/O never queued" \
 broken "event() hands back an I/O twice" \
 	"engine event_twice: event(1) returned an I/O that is not in flight (never queued, or handed back already)" \
 	"$((good_ios + 1))" --ioengine="$P/event_twice.so" "${deep[@]}"
+broken "getevents() counts completions an engine without event() has" \
+	"engine no_event: getevents() returned 4, but the engine has no event() to hand them back (an engine without it completes through host->complete())" \
+	- --ioengine="$P/no_event.so" "${deep[@]}"
 broken "event() returns NULL" \
 	"engine event_null: event(0) returned NULL" \
 	"$good_ios" --ioengine="$P/event_null.so" "${deep[@]}"

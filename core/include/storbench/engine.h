@@ -217,6 +217,10 @@ struct sb_engine_ops {
 	 * poll). */
 	int (*getevents)(struct sb_env *env, uint32_t min, uint32_t max,
 			 uint64_t timeout_ns);
+	/* The index-th I/O of the last getevents() (0 <= index < its
+	 * result). Optional since ABI 2.1: an engine that hands every I/O
+	 * back through host->complete() has getevents() return 0 and needs
+	 * none. */
 	struct sb_io *(*event)(struct sb_env *env, uint32_t index);
 	int (*report)(struct sb_env *env);
 	/* Optional: remove the file (unlink=1), after close_file. */

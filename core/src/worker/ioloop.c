@@ -365,6 +365,13 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max,
 				 "getevents(min %u, max %u) returned %d, with "
 				 "%u I/Os in flight",
 				 min, max, n, had);
+	if (n && !ops->event)
+		return sb_wbroke(
+			w, &w->eng.h,
+			"getevents() returned %d, but the engine has no "
+			"event() to hand them back (an engine without "
+			"it completes through host->complete())",
+			n);
 	*t = done_ns(w);
 	if (n + cb)
 		w->meas.complete_dist[batch_bucket((unsigned)(n + cb))]++;

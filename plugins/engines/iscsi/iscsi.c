@@ -667,14 +667,6 @@ static int libiscsi_getevents(struct sb_env *env, uint32_t min, uint32_t max,
 	}
 }
 
-/* event: every I/O went back through host->complete(). */
-static struct sb_io *libiscsi_event(struct sb_env *env, uint32_t index)
-{
-	(void)env;
-	(void)index;
-	return NULL;
-}
-
 /* cancel [worker]: forget io; a task still on the session is cancelled in
  * libiscsi (the target may still run it; the session ends right after). */
 static int libiscsi_cancel(struct sb_env *env, struct sb_io *io)
@@ -730,7 +722,6 @@ static const struct sb_engine_ops libiscsi_ops = {
 	.queue = libiscsi_queue,
 	.commit = libiscsi_commit,
 	.getevents = libiscsi_getevents,
-	.event = libiscsi_event,
 	.cancel = libiscsi_cancel,
 	.cleanup = libiscsi_cleanup,
 	.report = libiscsi_report,

@@ -753,13 +753,6 @@ static int nfs_getevents(struct sb_env *env, uint32_t min, uint32_t max,
 	return 0;
 }
 
-static struct sb_io *nfs_event(struct sb_env *env, uint32_t index)
-{
-	(void)env;
-	(void)index;
-	return NULL;
-}
-
 /* cancel [worker]: the I/O is the host's again; a call still out keeps
  * its request, whose answer is then dropped. */
 static int nfs_cancel(struct sb_env *env, struct sb_io *io)
@@ -828,7 +821,6 @@ static const struct sb_engine_ops nfs_ops = {
 	.queue = nfs_queue,
 	.commit = nfs_commit,
 	.getevents = nfs_getevents,
-	.event = nfs_event,
 	.cancel = nfs_cancel,
 	.report = nfs_report,
 };
