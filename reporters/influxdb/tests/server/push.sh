@@ -100,8 +100,8 @@ for j in rep["jobs"]:
 		near = {"iops": s["iops"], "lat_mean_ns": s["lat_ns"]["mean"],
 			"lat_stddev_ns": s["lat_ns"]["stddev"], "clat_mean_ns": s["clat_ns"]["mean"],
 			"usr_cpu": j["usr_cpu"], "sys_cpu": j["sys_cpu"],
-			"host_cpu": j["storbench"]["host_cpu"] if "host_cpu" in j.get("storbench", {}) else p["host_cpu"],
-			"cpu_efficiency": j["storbench"]["cpu_efficiency"] if "cpu_efficiency" in j.get("storbench", {}) else p["cpu_efficiency"]}
+			"host_cpu": j["storbench"]["host_cpu"],
+			"cpu_efficiency": j["storbench"]["cpu_efficiency"]}
 		for k, v in near.items():
 			# The JSON report prints six decimals.
 			if abs(p.get(k, 1e300) - v) > 1e-6 * max(1.0, abs(v)) + 1e-6:
