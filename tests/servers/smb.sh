@@ -76,17 +76,25 @@ srv_reap() {
 }
 
 # smbd serves each session from a child of its own, which goes on answering
-# when only smbd is stopped: kill, pause and resume signal smbd's children
-# (by their PIDs, read while smbd is alive) with it, so a paused server is
-# silent to clients already connected.
+# when only smbd is stopped. smbd leads its own session and process group
+# (it calls setsid()), and its children stay in that group: kill, pause
+# and resume signal the whole group in one kill(2), so no child forked
+# while a list of them is read is missed and a paused server is silent to
+# every client already connected. A kill returns once no live process is
+# left in the group (bounded; zombies do not count), so a test's clock does
+# not run while the server still answers.
 srv_signal() {
-	local key pid start kids
+	local key pid start i
 	while read -r key pid start; do
 		[[ " ${SRV_DAEMONS[*]} " == *" $key "* ]] || continue
 		_srv_alive "$pid" "$start" || continue
-		kids=$(pgrep -P "$pid" | tr '\n' ' ')
-		# shellcheck disable=SC2086 # one PID per word
-		kill "-$1" "$pid" $kids 2>/dev/null
+		kill "-$1" -- "-$pid" 2>/dev/null
+		[[ $1 == KILL ]] || continue
+		for ((i = 0; i < 100; i++)); do
+			ps -e -o pgid=,stat= | awk -v g="$pid" '$1 == g && $2 !~ /^Z/ { f = 1 } END { exit !f }' ||
+				break
+			sleep 0.05
+		done
 	done <"$SRV_DIR/pids"
 }
 
