@@ -182,6 +182,7 @@ struct influxdb_state {
 	/* The own thread's: the run's directions so far, per job id. */
 	unsigned *dirs;
 	size_t ndirs;
+	int64_t last_period_ts; /* the last period's point time, ns */
 };
 
 static const char *const influxdb_dir_names[SB_DDIR_COUNT] = {"read", "write",
@@ -459,6 +460,12 @@ static int influxdb_interval(struct sb_env *env, const struct sb_period *p)
 			     unix_ms
 		     ? unix_ms * 1000000
 		     : influxdb_wall_ns();
+	/* A period cut short by the run's end can end in the millisecond
+	 * of the one before it, and InfluxDB keeps one point per series and
+	 * time: such a period's points go 1 ns after the earlier's. */
+	if (ts <= st->last_period_ts)
+		ts = st->last_period_ts + 1;
+	st->last_period_ts = ts;
 	secs = period_ns ? (double)period_ns / 1e9 : NAN;
 	for (uint32_t i = 0; i < h->period_count(p); i++)
 		influxdb_period_share(env, &b, h->period_result(p, i), secs,

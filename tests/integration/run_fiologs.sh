@@ -214,7 +214,12 @@ if ((HAVE_FIO)); then
 	done
 	ok "each averaged line shaped as fio's" test $same = 1
 	fn=$(wc -l <favg/av_iops.1.log)
-	ok "about as many windows as fio's ($n, fio $fn)" test $((n - fn)) -le 3 -a $((fn - n)) -le 3
+	# fio writes an averaged line when its thread next looks after the
+	# window ends, so on a loaded machine it writes fewer: within 3 or a
+	# quarter, whichever is more.
+	tol=$(((n > fn ? n : fn) / 4))
+	((tol < 3)) && tol=3
+	ok "about as many windows as fio's ($n, fio $fn)" test $((n - fn)) -le $tol -a $((fn - n)) -le $tol
 else
 	skip 3 "fio is not installed"
 fi
