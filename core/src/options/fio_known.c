@@ -247,24 +247,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	/* Block size */
 
 	/* Buffers and memory */
-	{.name = "mem",
-	 .alias = "iomem",
-	 .type = "choice",
-	 .def = "malloc",
-	 .range = "malloc|shm|shmhuge|mmap|mmapshared|mmaphuge",
-	 .help = "where I/O buffers come from: malloc, shared memory, mmap, "
-		 "huge pages",
-	 .support = SB_SUPPORT_NO,
-	 .note = "buffers are always aligned heap memory",
-	 .category = SB_CAT_BUFFERS},
-	{.name = "lockmem",
-	 .type = "size",
-	 .def = "0",
-	 .help = "pins this much memory so less is left for caching",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs memory pinning; less page cache changes buffered "
-		 "figures",
-	 .category = SB_CAT_BUFFERS},
 	{.name = "dedupe_mode",
 	 .type = "choice",
 	 .def = "repeat",
@@ -290,14 +272,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .help = "shares the dedupe data between jobs",
 	 .support = SB_SUPPORT_NO,
 	 .note = "dedupe_percentage repeats blocks of the same clone only",
-	 .category = SB_CAT_BUFFERS},
-	{.name = "hugepage-size",
-	 .type = "size",
-	 .def = "2097152",
-	 .range = "min=0",
-	 .help = "page size of huge-page buffers",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs mem= buffer types",
 	 .category = SB_CAT_BUFFERS},
 
 	/* I/O size */

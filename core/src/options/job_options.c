@@ -305,6 +305,15 @@ const struct sb_option sb_core_options[] = {
 	{OPT("dedupe_percentage", dedupe_percentage), .type = SB_OPT_INT,
 	 .min = 0, .max = 100,
 	 .help = "percent of writes that repeat an earlier block"},
+	{OPT("mem", mem), .alias = "iomem", .type = SB_OPT_STR, .def = "malloc",
+	 .help = "where I/O buffers live: malloc, shm, shmhuge, mmap, "
+		 "mmaphuge, mmapshared; the mmap kinds take :FILE"},
+	{OPT("hugepage-size", hugepage_size), .type = SB_OPT_SIZE, .def = "2m",
+	 .min = 1,
+	 .help = "huge page size the huge mem= kinds round buffers to"},
+	{OPT("lockmem", lockmem), .type = SB_OPT_SIZE,
+	 .help = "pin this much memory per clone, so less is left for "
+		 "caching"},
 
 	/* Verify. */
 	{OPT("verify", verify), .type = SB_OPT_ENUM, .def = "0",

@@ -110,6 +110,9 @@ struct sb_job_opts {
 	int64_t buffer_compress_percentage;
 	uint64_t buffer_compress_chunk;
 	int64_t dedupe_percentage;
+	char *mem; /* mem=/iomem=; worker/iomem.c reads it */
+	uint64_t hugepage_size;
+	uint64_t lockmem;
 
 	/* Verify. */
 	int verify; /* index into sb_verify_names */

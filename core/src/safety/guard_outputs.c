@@ -195,14 +195,24 @@ static int add_log(struct sb_ctx *ctx, struct outs *o,
 		   kv ? kv->where : rj->def->where);
 }
 
-/* Every clone's write_iolog and write_*_log files. */
+/* Every clone's write_iolog and write_*_log files, and the file mem=
+ * maps the buffers of all of them from. */
 static int add_logs(struct sb_ctx *ctx, struct outs *o,
 		    const struct sb_runjob *rj)
 {
 	const struct sb_job_opts *jo = &rj->opts;
 	struct sb_fiolog_cfg cfg;
 	char path[PATH_MAX];
+	enum sb_mem_kind kind;
+	const char *mfile;
 	int rc = 0;
+
+	if (jo->mem &&
+	    !sb_iomem_parse(jo->mem, &kind, &mfile, path, sizeof(path)) &&
+	    mfile)
+		rc = add_log(ctx, o, rj,
+			     sb_jobdef_get(rj->def, "iomem") ? "iomem" : "mem",
+			     mfile, 1);
 
 	sb_worker_log_cfg(rj, &cfg);
 	for (unsigned c = 0; c < rj->job.numjobs && !rc; c++) {

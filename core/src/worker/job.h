@@ -18,6 +18,7 @@
 
 #include "../jobfile/jobfile.h"
 #include "../stats/acc.h"
+#include "iomem.h"
 #include "../host/handle.h"
 #include "../options/job_options.h"
 #include "../options/data_pattern.h"
@@ -302,6 +303,8 @@ struct sb_worker_slots {
 	struct sb_ioslot *all;
 	void *bufs;
 	uint64_t buf_bytes; /* per slot */
+	struct sb_iomem mem;	/* where bufs live (mem=) */
+	struct sb_iomem pinned; /* lockmem */
 };
 
 /* Where each slot is, written only by worker/ioloop.c (slots.c allocates

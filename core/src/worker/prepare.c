@@ -233,6 +233,22 @@ static int settle_service(struct sb_ctx *ctx, struct sb_runjob *rj)
 	return 0;
 }
 
+/* mem=KIND[:FILE], checked where the job says it, before any worker. */
+static int settle_mem(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	enum sb_mem_kind kind;
+	const char *file;
+	char err[256];
+
+	if (!rj->opts.mem ||
+	    !sb_iomem_parse(rj->opts.mem, &kind, &file, err, sizeof(err)))
+		return 0;
+	return sb_err(
+		ctx, -EINVAL, "%s: mem=%s: %s",
+		where_of(rj, sb_jobdef_get(rj->def, "iomem") ? "iomem" : "mem"),
+		rj->opts.mem, err);
+}
+
 static int settle_pattern(struct sb_ctx *ctx, struct sb_runjob *rj,
 			  const char *key, const char *value,
 			  unsigned char *out, size_t *len, int allow_offset)
@@ -422,6 +438,8 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 			    where_of(rj, "filesize"), o->filesize);
 	if (!rc)
 		rc = settle_service(ctx, rj);
+	if (!rc)
+		rc = settle_mem(ctx, rj);
 	if (!rc)
 		rc = settle_verify(ctx, rj);
 	if (!rc)

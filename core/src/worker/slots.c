@@ -29,14 +29,36 @@ int sb_slots_alloc(struct sb_worker *w)
 	sl->buf_bytes = bs;
 	if (need_data) {
 		uint64_t total = bs * sl->depth;
+		char err[512];
+		int rc;
 
-		if (total / sl->depth != bs ||
-		    posix_memalign(&sl->bufs, 4096, total))
+		if (total / sl->depth != bs)
 			return sb_wfail(w, -ENOMEM,
 					"out of memory for %u buffers of %llu "
 					"bytes",
 					sl->depth, (unsigned long long)bs);
+		/* The layout's buffer is fio's too: heap memory, whatever
+		 * mem= says for the job's I/O. */
+		rc = sb_iomem_alloc(&sl->mem, w->layout ? NULL : rj->opts.mem,
+				    total, rj->opts.hugepage_size, err,
+				    sizeof(err));
+		if (rc)
+			return sb_wfail(w, rc, "mem=%s: %s", rj->opts.mem, err);
+		sl->bufs = sl->mem.base;
 		sb_stream_bufs_init(w, sl->bufs, total);
+	}
+	if (!w->layout && rj->opts.lockmem) {
+		char err[256];
+		int capped, rc = sb_iomem_pin(&sl->pinned, rj->opts.lockmem,
+					      &capped, err, sizeof(err));
+
+		if (rc)
+			return sb_wfail(w, rc, "%s", err);
+		if (capped && w->idx == 0)
+			sb_log(rj->ctx, SB_LOG_WARN, NULL,
+			       "%s: lockmem limited to %zu MiB (the machine's "
+			       "memory less 128 MiB)",
+			       rj->def->name, sl->pinned.len >> 20);
 	}
 	for (unsigned i = 0; i < sl->depth; i++)
 		sl->all[i].io.buf =
@@ -49,7 +71,8 @@ void sb_slots_free(struct sb_worker *w)
 	free(w->slots.all);
 	free(w->fl.free);
 	free(w->fl.queued);
-	free(w->slots.bufs);
+	sb_iomem_free(&w->slots.mem);
+	sb_iomem_free(&w->slots.pinned);
 	w->slots.all = NULL;
 	w->slots.bufs = NULL;
 	w->fl.free = w->fl.queued = NULL;
