@@ -102,7 +102,7 @@ static void run_writes(const struct sb_buf_cfg *c, uint64_t seed,
 	struct sb_buf_state s;
 	unsigned char *buf[2] = {xmalloc(bs), xmalloc(bs)};
 
-	sb_buf_init(&s, c, seed);
+	sb_buf_init(&s, c, seed, 0);
 	sb_buf_fill(&s, buf[0], bs);
 	sb_buf_fill(&s, buf[1], bs);
 	for (size_t i = 0; i < n; i++) {
@@ -129,7 +129,7 @@ static void test_zero_and_pattern(void)
 	struct sb_buf_state s;
 	unsigned char *b = xmalloc(64 * KIB);
 
-	sb_buf_init(&s, &c, 1);
+	sb_buf_init(&s, &c, 1, 0);
 	memset(b, 0xee, 64 * KIB);
 	sb_buf_fill(&s, b, 64 * KIB);
 	ok(all_zero(b, 64 * KIB), "zero_buffers fills zeros");
@@ -142,7 +142,7 @@ static void test_zero_and_pattern(void)
 
 	c = (struct sb_buf_cfg){
 		.scramble = 1, .pattern = pat, .pattern_len = sizeof(pat)};
-	sb_buf_init(&s, &c, 1);
+	sb_buf_init(&s, &c, 1, 0);
 	sb_buf_fill(&s, b, 4099);
 	ok(is_pattern(b, 4099, pat, 3), "buffer_pattern repeats from byte 0");
 	sb_buf_prepare_write(&s, b, 4099, 8192);
@@ -166,7 +166,7 @@ static void test_random(void)
 	unsigned char *a = xmalloc(n), *b = xmalloc(n), tail[13];
 	double share;
 
-	sb_buf_init(&s, &c, 7);
+	sb_buf_init(&s, &c, 7, 0);
 	sb_buf_fill(&s, a, n);
 	sb_buf_fill(&s, b, n);
 	z = count_zero(a, n);
@@ -274,7 +274,7 @@ static void test_compress(void)
 		struct sb_buf_state s;
 		unsigned char *b = xmalloc(BS);
 
-		sb_buf_init(&s, &c, 1);
+		sb_buf_init(&s, &c, 1, 0);
 		sb_buf_fill(&s, b, BS);
 		memcpy(img, b, BS);
 		sb_buf_prepare_write(&s, b, BS, 4096);
@@ -341,7 +341,7 @@ static void test_scramble(void)
 		      *a2 = xmalloc(n);
 	int stamped = 1;
 
-	sb_buf_init(&s, &c, 9);
+	sb_buf_init(&s, &c, 9, 0);
 	sb_buf_fill(&s, b, n);
 	memcpy(orig, b, n);
 	sb_buf_prepare_write(&s, b, n, 0);
@@ -405,7 +405,7 @@ static void test_refill(void)
 	unsigned char *b = xmalloc(BS), *prev = xmalloc(BS);
 	size_t differ = 0;
 
-	sb_buf_init(&s, &c, 12);
+	sb_buf_init(&s, &c, 12, 0);
 	sb_buf_fill(&s, b, BS);
 	for (int w = 0; w < 3; w++) {
 		memcpy(prev, b, BS);

@@ -137,12 +137,43 @@ static void scramble(uint64_t write_no, unsigned char *p, size_t len,
 }
 
 void sb_buf_init(struct sb_buf_state *s, const struct sb_buf_cfg *c,
-		 uint64_t seed)
+		 uint64_t seed, unsigned clone)
 {
 	s->cfg = c;
 	s->rng = seed;
 	s->dedupe_seed = sb_rand64(&s->rng);
 	s->writes = 0;
+	s->clone = clone;
+	s->unique = 0;
+}
+
+/*
+ * Working-set mode after fio's dedupe.c: a clone's unique writes are the
+ * pages of its own sequence, page k made from seed page_seed(clone, k), and
+ * its working set is the first ws_pages of them, so a deduped write repeats
+ * a page the clone writes (or wrote) as a unique one. With dedupe_global
+ * the set is made of runs of ws_pages / clones pages from each clone's
+ * sequence in turn, starting with its own, as fio rotates its seeds, so
+ * clones repeat each other's pages.
+ */
+static uint64_t page_seed(unsigned clone, uint64_t k)
+{
+	uint64_t g = 0x9e3779b97f4a7c15ull * ((uint64_t)clone + 1) ^
+		     (k * 0xbf58476d1ce4e5b9ull);
+
+	return sb_rand64(&g);
+}
+
+static uint64_t ws_seed(const struct sb_buf_state *s, uint64_t i)
+{
+	const struct sb_buf_cfg *c = s->cfg;
+	uint64_t per;
+
+	if (!c->ws_global || c->ws_threads < 2)
+		return page_seed(s->clone, i);
+	per = c->ws_pages / c->ws_threads ? c->ws_pages / c->ws_threads : 1;
+	return page_seed((unsigned)((s->clone + i / per) % c->ws_threads),
+			 i % per);
 }
 
 void sb_buf_fill(struct sb_buf_state *s, void *buf, size_t len)
@@ -170,6 +201,16 @@ void sb_buf_prepare_write(struct sb_buf_state *s, void *buf, size_t len,
 		 */
 		uint64_t draw = sb_rand64(&s->rng) % 100;
 
+		if (c->ws_pages) {
+			uint64_t pick = sb_rand64(&s->rng) % c->ws_pages;
+
+			generate(c,
+				 draw < c->dedupe_pct
+					 ? ws_seed(s, pick)
+					 : page_seed(s->clone, s->unique++),
+				 buf, len);
+			return;
+		}
 		if (s->writes == 1 || draw >= c->dedupe_pct)
 			s->dedupe_seed = sb_rand64(&s->rng);
 		generate(c, s->dedupe_seed, buf, len);

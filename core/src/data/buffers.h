@@ -40,6 +40,11 @@ struct sb_buf_cfg {
 	uint64_t compress_chunk; /* buffer_compress_chunk, 0: the block */
 	unsigned dedupe_pct;	 /* dedupe_percentage: writes that repeat an
 				    earlier buffer's contents */
+	/* dedupe_mode=working_set: a deduped write repeats one of ws_pages
+	 * pages drawn at random (0: repeat mode, the latest unique write). */
+	uint64_t ws_pages;
+	int ws_global;	     /* dedupe_global: the pages come from all clones */
+	unsigned ws_threads; /* clones in the run, for ws_global */
 };
 
 struct sb_buf_state {
@@ -47,10 +52,15 @@ struct sb_buf_state {
 	uint64_t rng;
 	uint64_t dedupe_seed; /* seed of the contents repeated by dedupe */
 	uint64_t writes;
+	unsigned clone;	 /* fio's thread number less 1, for working sets */
+	uint64_t unique; /* unique writes so far, in working-set mode */
 };
 
+/* clone: the worker's number among all the run's clones, from 0 (fio's
+ * thread number less 1); it names the worker's unique pages, which a
+ * dedupe_global working set draws from. */
 void sb_buf_init(struct sb_buf_state *s, const struct sb_buf_cfg *c,
-		 uint64_t seed);
+		 uint64_t seed, unsigned clone);
 
 /* Contents of a freshly allocated buffer of len bytes. */
 void sb_buf_fill(struct sb_buf_state *s, void *buf, size_t len);

@@ -247,32 +247,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	/* Block size */
 
 	/* Buffers and memory */
-	{.name = "dedupe_mode",
-	 .type = "choice",
-	 .def = "repeat",
-	 .range = "repeat|working_set",
-	 .help = "where repeated data comes from: the last buffer or a working "
-		 "set",
-	 .support = SB_SUPPORT_NO,
-	 .note = "dedupe_percentage repeats earlier blocks; working sets are "
-		 "not modelled",
-	 .category = SB_CAT_BUFFERS},
-	{.name = "dedupe_working_set_percentage",
-	 .type = "int",
-	 .def = "5",
-	 .range = "min=0, max=100",
-	 .help = "size of the dedupe working set as a percent of the file",
-	 .support = SB_SUPPORT_NO,
-	 .note = "dedupe_percentage repeats earlier blocks; working sets are "
-		 "not modelled",
-	 .category = SB_CAT_BUFFERS},
-	{.name = "dedupe_global",
-	 .type = "bool",
-	 .def = "0",
-	 .help = "shares the dedupe data between jobs",
-	 .support = SB_SUPPORT_NO,
-	 .note = "dedupe_percentage repeats blocks of the same clone only",
-	 .category = SB_CAT_BUFFERS},
 
 	/* I/O size */
 	{.name = "file_append",

@@ -30,6 +30,7 @@ static const char *const sb_cpu_policies[] = {
 	[SB_CPU_POLICY_SPLIT] = "split",
 	NULL,
 };
+const char *const sb_dedupe_mode_names[] = {"repeat", "working_set", NULL};
 /* fio's spellings; prepare.c maps "0" and "1" as fio does. */
 const char *const sb_fallocate_names[] = {"none",     "native", "posix", "keep",
 					  "truncate", "0",	"1",	 NULL};
@@ -305,6 +306,16 @@ const struct sb_option sb_core_options[] = {
 	{OPT("dedupe_percentage", dedupe_percentage), .type = SB_OPT_INT,
 	 .min = 0, .max = 100,
 	 .help = "percent of writes that repeat an earlier block"},
+	{OPT("dedupe_mode", dedupe_mode), .type = SB_OPT_ENUM, .def = "repeat",
+	 .choices = sb_dedupe_mode_names,
+	 .help = "what a deduped write repeats: the last unique block "
+		 "(repeat) or a random page of a working set"},
+	{OPT("dedupe_working_set_percentage", dedupe_working_set_percentage),
+	 .type = SB_OPT_INT, .def = "5", .min = 0, .max = 100,
+	 .help = "size of the dedupe working set, in percent of size"},
+	{OPT("dedupe_global", dedupe_global), .type = SB_OPT_BOOL,
+	 .help = "working sets made of every clone's pages, so jobs repeat "
+		 "each other's"},
 	{OPT("mem", mem), .alias = "iomem", .type = SB_OPT_STR, .def = "malloc",
 	 .help = "where I/O buffers live: malloc, shm, shmhuge, mmap, "
 		 "mmaphuge, mmapshared; the mmap kinds take :FILE"},

@@ -110,6 +110,9 @@ struct sb_job_opts {
 	int64_t buffer_compress_percentage;
 	uint64_t buffer_compress_chunk;
 	int64_t dedupe_percentage;
+	int dedupe_mode; /* 0 repeat, 1 working_set */
+	int64_t dedupe_working_set_percentage;
+	int dedupe_global;
 	char *mem; /* mem=/iomem=; worker/iomem.c reads it */
 	uint64_t hugepage_size;
 	uint64_t lockmem;
@@ -167,6 +170,7 @@ enum sb_cpu_policy { SB_CPU_POLICY_SHARED, SB_CPU_POLICY_SPLIT };
 enum { SB_UNIFIED_WORDS = SB_UNIFIED_BOTH + 1 };
 
 extern const char *const sb_fallocate_names[];
+extern const char *const sb_dedupe_mode_names[];
 extern const char *const sb_sync_names[];
 extern const char *const sb_verify_names[];
 extern const char *const sb_unified_names[];

@@ -66,6 +66,9 @@ static int prepare_all(struct sb_ctx *ctx, struct sb_loader *loader,
 		if (n > 1 && (rj->opts.stonewall || rj->opts.new_group))
 			rj->groupid = ++group;
 	}
+	/* dedupe_global spreads a working set over every clone of the run. */
+	for (size_t j = 0; j < n; j++)
+		jobs[j].cfg.bcfg.ws_threads = threads;
 	return 0;
 }
 

@@ -335,6 +335,44 @@ static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 	return 0;
 }
 
+/* dedupe_mode=working_set with fio's checks (init.c fixup_options) and
+ * its page count: size x percentage over the smallest write block. */
+static int settle_working_set(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const struct sb_job_opts *o = &rj->opts;
+	struct sb_buf_cfg *b = &rj->cfg.bcfg;
+	const char *where = where_of(rj, "dedupe_mode");
+
+	if (!o->dedupe_percentage || o->dedupe_mode != 1)
+		return 0;
+	if (!sb_jobdef_get(rj->def, "size") || !o->size.bytes)
+		return sb_err(
+			ctx, -EINVAL,
+			"%s: dedupe_mode=working_set needs size= in bytes "
+			"(the working set is a share of it)",
+			where);
+	if (o->nrfiles != 1)
+		return sb_err(ctx, -EINVAL,
+			      "%s: dedupe_mode=working_set works on one file "
+			      "per job, and nrfiles=%lld",
+			      where, (long long)o->nrfiles);
+	if (o->dedupe_working_set_percentage + o->dedupe_percentage > 100)
+		return sb_err(ctx, -EINVAL,
+			      "%s: dedupe_percentage=%lld cannot be reached: "
+			      "dedupe_working_set_percentage=%lld of size is "
+			      "unique pages",
+			      where, (long long)o->dedupe_percentage,
+			      (long long)o->dedupe_working_set_percentage);
+	b->ws_pages = o->size.bytes *
+		      (uint64_t)o->dedupe_working_set_percentage / 100 /
+		      sb_job_dir_min_bs(o, SB_DDIR_WRITE);
+	b->ws_global = o->dedupe_global;
+	/* At least one page, where fio would draw from none. */
+	if (!b->ws_pages)
+		b->ws_pages = 1;
+	return 0;
+}
+
 static int settle_buffers(struct sb_ctx *ctx, struct sb_runjob *rj)
 {
 	const struct sb_job_opts *o = &rj->opts;
@@ -375,7 +413,7 @@ static int settle_buffers(struct sb_ctx *ctx, struct sb_runjob *rj)
 		   !sb_jobdef_get(rj->def, "refill_buffers")) {
 		b->refill = 1;
 	}
-	return 0;
+	return settle_working_set(ctx, rj);
 }
 
 static int settle_errors(struct sb_ctx *ctx, struct sb_runjob *rj)

@@ -331,7 +331,8 @@ void sb_stream_bufs_init(struct sb_worker *w, void *bufs, uint64_t bytes)
 	const struct sb_runjob *rj = w->rj;
 
 	sb_buf_init(&w->st.bst, &rj->cfg.bcfg,
-		    (uint64_t)rj->opts.randseed ^ 0x5eed ^ w->idx);
+		    (uint64_t)rj->opts.randseed ^ 0x5eed ^ w->idx,
+		    rj->jobnum_base - 1 + w->idx);
 	sb_buf_fill(&w->st.bst, bufs, bytes);
 }
 
