@@ -12,7 +12,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 43
+plan 45
 
 have_strace=1
 command -v strace >/dev/null 2>&1 || have_strace=0
@@ -184,9 +184,9 @@ is "$rc" 0 "exitall: exit status 0"
 # masks FILE: "tid mask" of each sched_setaffinity, sorted by mask
 masks() { sed -n 's/^\([0-9]*\) *sched_setaffinity([0-9]*, [0-9]*, \[\([0-9 ]*\)\].*/\1 \2/p' "$1" | sort -k2; }
 if ((!have_strace)); then
-	skip 6 "strace is not installed"
+	skip 8 "strace is not installed"
 elif (($(nproc) < 2)); then
-	skip 6 "fewer than 2 CPUs"
+	skip 8 "fewer than 2 CPUs"
 else
 	aff=(--ioengine=null --size=64k)
 	st a0.tr sched_setaffinity "$SB_BIN" --name=j "${aff[@]}" --cpus_allowed=0
@@ -200,6 +200,20 @@ else
 	is "$(masks sp.tr | cut -d' ' -f2- | line)" "0 1" \
 		"cpus_allowed_policy=split: one CPU each (0 and 1)"
 	is "$(masks sp.tr | cut -d' ' -f1 | sort -u | wc -l)" 2 "set by two different threads"
+	# fio numbers its threads across all jobs: the second job's clone is
+	# thread 2, so CPU 1, not the first of the set again.
+	st sj.tr sched_setaffinity "$SB_BIN" --cpus_allowed=0-1 --cpus_allowed_policy=split \
+		--name=a "${aff[@]}" --name=b "${aff[@]}"
+	is "$(masks sj.tr | cut -d' ' -f2- | line)" "0 1" \
+		"split over two jobs of one clone each: CPU 0 for the first, 1 for the second, as fio"
+	if command -v fio >/dev/null; then
+		st fsj.tr sched_setaffinity fio --cpus_allowed=0-1 --cpus_allowed_policy=split \
+			--name=a "${aff[@]}" --name=b "${aff[@]}"
+		# (fio sets each one twice, once from each side of its fork)
+		is "$(masks fsj.tr | cut -d' ' -f2- | sort -u | line)" "0 1" "fio pins the same CPUs"
+	else
+		skip 1 "fio is not installed"
+	fi
 	st sh.tr sched_setaffinity "$SB_BIN" --name=j "${aff[@]}" --numjobs=2 --cpus_allowed=0-1
 	is "$(masks sh.tr | cut -d' ' -f2- | line)" "0 1 0 1" \
 		"cpus_allowed_policy=shared (default): both threads get 0-1"

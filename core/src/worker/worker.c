@@ -289,10 +289,12 @@ int sb_worker_run(struct sb_worker *w)
 	if (!w->layout && rj->cfg.cpus) {
 		struct sb_cpus set;
 
+		/* split counts clones across every job of the run, as fio
+		 * counts its thread numbers. */
 		sb_cpus_for_clone(rj->cfg.cpus,
 				  rj->opts.cpus_allowed_policy ==
 					  SB_CPU_POLICY_SPLIT,
-				  w->idx, &set);
+				  rj->jobnum_base - 1 + w->idx, &set);
 		rc = sb_cpus_bind_self(&set);
 		if (rc)
 			sb_wfail(w, rc,
