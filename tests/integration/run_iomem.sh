@@ -13,7 +13,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 31
+plan 30
 
 HAVE_FIO=0
 command -v fio >/dev/null && HAVE_FIO=1
@@ -125,7 +125,7 @@ else
 	skip 5 "$free_hp huge pages are free here, so none-free cannot be shown"
 fi
 restore_hp() { [[ -n $old ]] && echo "$old" >"$hp" 2>/dev/null; }
-trap restore_hp EXIT
+sb_at_exit restore_hp
 if [[ $(id -u) == 0 && -n $old ]] && echo $((old + 8)) >"$hp" 2>/dev/null &&
 	(($(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo) >= 2)); then
 	for m in shmhuge mmaphuge; do

@@ -319,6 +319,13 @@ const struct sb_option sb_core_options[] = {
 	{OPT("mem", mem), .alias = "iomem", .type = SB_OPT_STR, .def = "malloc",
 	 .help = "where I/O buffers live: malloc, shm, shmhuge, mmap, "
 		 "mmaphuge, mmapshared; the mmap kinds take :FILE"},
+	{OPT("cgroup", cgroup), .type = SB_OPT_STR,
+	 .help = "run each clone in this control group (blkio v1 or "
+		 "cgroup2), made if need be"},
+	{OPT("cgroup_weight", cgroup_weight), .type = SB_OPT_INT, .min = 100,
+	 .max = 1000, .help = "blkio.weight of the job's control group"},
+	{OPT("cgroup_nodelete", cgroup_nodelete), .type = SB_OPT_BOOL,
+	 .help = "keep the control group the job made"},
 	{OPT("hugepage-size", hugepage_size), .type = SB_OPT_SIZE, .def = "2m",
 	 .min = 1,
 	 .help = "huge page size the huge mem= kinds round buffers to"},

@@ -114,6 +114,9 @@ struct sb_job_opts {
 	int64_t dedupe_working_set_percentage;
 	int dedupe_global;
 	char *mem; /* mem=/iomem=; worker/iomem.c reads it */
+	char *cgroup;
+	int64_t cgroup_weight;
+	int cgroup_nodelete;
 	uint64_t hugepage_size;
 	uint64_t lockmem;
 

@@ -321,6 +321,9 @@ int sb_runjob_wait(struct sb_runjob *rj)
 	for (unsigned i = 0; i < rj->nstarted; i++)
 		if (!rj->workers[i].watch.abandoned_ns)
 			pthread_join(rj->workers[i].thread, NULL);
+	/* A stuck clone is still in the group, which then stays. */
+	if (!rj->nabandoned)
+		sb_cgroup_remove(rj);
 	sb_cpustat_read(&end);
 	rj->host_cpu = sb_cpustat_busy(&rj->cpu_start, &end);
 	/* The interval thread hands the reporters the job's last partial

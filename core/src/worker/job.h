@@ -18,6 +18,7 @@
 
 #include "../jobfile/jobfile.h"
 #include "../stats/acc.h"
+#include "cgroup.h"
 #include "iomem.h"
 #include "../host/handle.h"
 #include "../options/job_options.h"
@@ -80,7 +81,9 @@ struct sb_runjob {
 	struct sb_facts facts;
 	unsigned job_id; /* its place in the job files: 0, 1, 2, ... */
 	unsigned groupid;
-	unsigned jobnum_base; /* fio's thread number of clone 0 (1-based) */
+	unsigned jobnum_base;	/* fio's thread number of clone 0 (1-based) */
+	atomic_int cgroup_made; /* a clone made the cgroup= directory */
+	char cgroup_dir[PATH_MAX];
 	struct sb_job_cfg cfg;
 	/* [clone * files + file] (clone 0 only with filename=): the sizes
 	 * the layout found before it wrote, for the clones' offset=N%;
@@ -302,7 +305,7 @@ struct sb_worker_slots {
 	unsigned depth;
 	struct sb_ioslot *all;
 	void *bufs;
-	uint64_t buf_bytes; /* per slot */
+	uint64_t buf_bytes;	/* per slot */
 	struct sb_iomem mem;	/* where bufs live (mem=) */
 	struct sb_iomem pinned; /* lockmem */
 };
@@ -412,6 +415,7 @@ struct sb_worker {
 	int finished; /* set (release) as the thread leaves */
 	struct sb_worker_engine eng;
 	struct sb_worker_gen gen;
+	struct sb_worker_cgroup cgroup;
 
 	/* Files, and the fio workload's walk over them (its patterns and
 	 * file_service_type's picks, workload/'s). */

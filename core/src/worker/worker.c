@@ -301,6 +301,13 @@ int sb_worker_run(struct sb_worker *w)
 				 "cpus_allowed: cannot bind clone %u: %s",
 				 w->idx, strerror(-rc));
 	}
+	if (!w->err.code && !w->layout) {
+		char err[PATH_MAX + 128];
+
+		rc = sb_cgroup_join(w, err, sizeof(err));
+		if (rc)
+			sb_wfail(w, rc, "%s", err);
+	}
 	if (!w->err.code && ops->init) {
 		sb_hook_enter(w, SB_HOOK_INIT);
 		rc = ops->init(&w->eng.env);
@@ -330,6 +337,7 @@ int sb_worker_run(struct sb_worker *w)
 		ops->cleanup(&w->eng.env);
 		sb_hook_leave(w);
 	}
+	sb_cgroup_leave(w);
 	return w->err.code;
 }
 
