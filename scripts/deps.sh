@@ -8,7 +8,8 @@ set -euo pipefail
 # e2fsprogs, xfsprogs, util-linux (mkswap, wipefs), fdisk (sfdisk) and
 # cryptsetup-bin (a LUKS header) make the loop devices the block-device
 # tests write to; libblkid-dev is the device guard's signature prober;
-# libinih-dev reads storbench's configuration file; tmux is the terminal the
+# libinih-dev reads storbench's configuration file; libnuma-dev places
+# clones on NUMA nodes; tmux is the terminal the
 # progress-line test watches; numpy, pandas and gnuplot run fio's own log
 # tools (fiologparser_hist.py, fio_generate_plots) on storbench's logs;
 # clang-format (14, the release the tree is formatted with) is the test
@@ -26,7 +27,7 @@ set -euo pipefail
 # (libcurl4-openssl-dev) and gzips with zlib (zlib1g-dev).
 # jq reads the JSON reports the engines' tests check.
 pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
-	libblkid-dev libinih-dev
+	libblkid-dev libinih-dev libnuma-dev
 	python3 valgrind procps strace time jq
 	fio clang libclang-rt-14-dev clang-format
 	mount e2fsprogs xfsprogs util-linux fdisk cryptsetup-bin tmux

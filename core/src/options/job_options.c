@@ -319,6 +319,11 @@ const struct sb_option sb_core_options[] = {
 	{OPT("mem", mem), .alias = "iomem", .type = SB_OPT_STR, .def = "malloc",
 	 .help = "where I/O buffers live: malloc, shm, shmhuge, mmap, "
 		 "mmaphuge, mmapshared; the mmap kinds take :FILE"},
+	{OPT("numa_cpu_nodes", numa_cpu_nodes), .type = SB_OPT_STR,
+	 .help = "run each clone on the CPUs of these NUMA nodes"},
+	{OPT("numa_mem_policy", numa_mem_policy), .type = SB_OPT_STR,
+	 .help = "clones' memory policy: default, prefer:N, bind:NODES, "
+		 "interleave[:NODES], local"},
 	{OPT("cgroup", cgroup), .type = SB_OPT_STR,
 	 .help = "run each clone in this control group (blkio v1 or "
 		 "cgroup2), made if need be"},

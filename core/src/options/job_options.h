@@ -114,6 +114,8 @@ struct sb_job_opts {
 	int64_t dedupe_working_set_percentage;
 	int dedupe_global;
 	char *mem; /* mem=/iomem=; worker/iomem.c reads it */
+	char *numa_cpu_nodes;
+	char *numa_mem_policy;
 	char *cgroup;
 	int64_t cgroup_weight;
 	int cgroup_nodelete;

@@ -13,6 +13,7 @@
 #include "../util/str.h"
 #include "../util/suggest.h"
 #include "../workload/fio_gen.h"
+#include "numa.h"
 
 /* Host-allocated, zeroed option struct with the table's defaults, then
  * the config file's [NAME] section's, which the job's own lines override. */
@@ -233,13 +234,19 @@ static int settle_service(struct sb_ctx *ctx, struct sb_runjob *rj)
 	return 0;
 }
 
-/* mem=KIND[:FILE], checked where the job says it, before any worker. */
+/* mem=KIND[:FILE] and numa_mem_policy=, checked where the job says them,
+ * before any worker. */
 static int settle_mem(struct sb_ctx *ctx, struct sb_runjob *rj)
 {
 	enum sb_mem_kind kind;
 	const char *file;
 	char err[256];
 
+	if (rj->opts.numa_mem_policy &&
+	    sb_numa_check(rj->opts.numa_mem_policy, err, sizeof(err)))
+		return sb_err(ctx, -EINVAL, "%s: numa_mem_policy=%s: %s",
+			      where_of(rj, "numa_mem_policy"),
+			      rj->opts.numa_mem_policy, err);
 	if (!rj->opts.mem ||
 	    !sb_iomem_parse(rj->opts.mem, &kind, &file, err, sizeof(err)))
 		return 0;

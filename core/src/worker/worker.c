@@ -15,6 +15,7 @@
 
 #include "../loader/loader.h"
 #include "../util/msg.h"
+#include "numa.h"
 #include "../util/rand.h"
 #include "contract.h"
 
@@ -305,6 +306,8 @@ int sb_worker_run(struct sb_worker *w)
 		char err[PATH_MAX + 128];
 
 		rc = sb_cgroup_join(w, err, sizeof(err));
+		if (!rc)
+			rc = sb_numa_apply(&rj->opts, err, sizeof(err));
 		if (rc)
 			sb_wfail(w, rc, "%s", err);
 	}
