@@ -29,9 +29,17 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-/* struct sb_file.engine_data bits. */
-#define SB_FO_DUE   0x1u /* the call is owed by the file's next I/O */
-#define SB_FO_SETUP 0x2u /* the job's one-time set-up of the file is done */
+/*
+ * struct sb_file.engine_data: two flags, and above them the bytes of I/O
+ * the file had since its call (SB_FO_DONE_SHIFT). fio closes every file at
+ * the end of each loop and opens it again for the next, while the host
+ * keeps a file open over its loops= passes; so a file that had its pass
+ * (its share of size=, or its size) owes the call again, as a reopened
+ * file would in fio.
+ */
+#define SB_FO_DUE	 0x1u /* the call is owed by the file's next I/O */
+#define SB_FO_SETUP	 0x2u /* the job's one-time set-up of the file is done */
+#define SB_FO_DONE_SHIFT 2
 
 /* What the job's files are, and so how they are set up before the job. */
 #define SB_FO_NEW  0 /* created by the job (filecreate, dircreate) */
@@ -179,7 +187,7 @@ static inline int sb_fo_open(struct sb_env *env, struct sb_file *f, int kind,
 	f->real_size = sb_fo_min_bs(env->job);
 	if (own_size && stat(f->path, &st) == 0)
 		f->real_size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
-	f->engine_data |= SB_FO_DUE;
+	f->engine_data = SB_FO_SETUP | SB_FO_DUE;
 	return 0;
 }
 
@@ -198,6 +206,7 @@ static inline int sb_fo_queue(struct sb_env *env, struct sb_io *io,
 			      sb_fo_call call)
 {
 	struct sb_file *f = io->file;
+	uint64_t pass, done;
 	int rc;
 
 	if (env->flags & SB_ENV_LAYOUT) {
@@ -205,12 +214,22 @@ static inline int sb_fo_queue(struct sb_env *env, struct sb_io *io,
 					: (int64_t)io->length;
 		return SB_Q_COMPLETED;
 	}
+	pass = f->want_bytes ? f->want_bytes : f->real_size;
+	done = f->engine_data >> SB_FO_DONE_SHIFT;
+	if (pass && done >= pass) {
+		f->engine_data |= SB_FO_DUE;
+		done = 0;
+	}
 	if (f->engine_data & SB_FO_DUE) {
 		f->engine_data &= ~(uintptr_t)SB_FO_DUE;
+		done = 0;
 		rc = call(env, f);
 		if (rc)
 			return rc;
 	}
+	done += io->length;
+	f->engine_data = (f->engine_data & (SB_FO_DUE | SB_FO_SETUP)) |
+			 (uintptr_t)(done << SB_FO_DONE_SHIFT);
 	io->result = (int64_t)io->length;
 	return SB_Q_COMPLETED;
 }
