@@ -11,6 +11,11 @@
 
 static int filecreate_call(struct sb_env *env, struct sb_file *f)
 {
+	/* A new pass over the file is fio's close and reopen. */
+	int rc = sb_fe_close(env, f);
+
+	if (rc)
+		return rc;
 	f->fd = open(f->path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
 	if (f->fd < 0)
 		return env->host->error(env->handle, -errno,
