@@ -227,7 +227,7 @@ STORBENCH_PLUGIN_PATH=$T/broken refused \
 	"${job[@]}" --ioengine=null
 sb "${job[@]}" --ioengine=extnull --plugin-dir="$T/good"
 is "$RC" 2 "a bare name is a file name on the search path, not a descriptor name"
-like "$ERR" "no engine plugin named 'extnull' \\(searched $(re_quote "$T/good"):" \
+like "$ERR" "storbench has no engine named 'extnull' \\(searched $(re_quote "$T/good"):" \
 	"a bare name not found: the message lists the search path"
 
 done_testing

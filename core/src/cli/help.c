@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../loader/fio_engines.h"
 #include "../loader/loader.h"
 #include "../options/catalogue.h"
 #include "../options/options.h"
@@ -105,6 +106,28 @@ int sb_cmdhelp(struct sb_ctx *ctx, const char *option)
 	return no_such(ctx, "option", option, sb_core_options, 1);
 }
 
+/* fio's engines and the storbench engine of each name, "none" when no
+ * plugin of that name loaded. */
+static void fio_table(const struct sb_loader *loader)
+{
+	static const char *const origin[] = {"", " (after fio 3.33)",
+					     " (external)"};
+
+	printf("\n%-24s %-16s %s\n", "fio engine", "storbench engine",
+	       "fio's engine for");
+	for (const struct sb_fio_engine *e = sb_fio_engines; e->name; e++) {
+		const char *have = "none";
+
+		for (const struct sb_plugin *p = loader->plugins; p;
+		     p = p->next)
+			if (p->desc->kind == SB_KIND_ENGINE &&
+			    strcmp(p->desc->name, e->name) == 0)
+				have = p->desc->name;
+		printf("%-24s %-16s %s%s\n", e->name, have, e->what,
+		       origin[e->origin]);
+	}
+}
+
 int sb_enghelp(struct sb_ctx *ctx, struct sb_loader *loader, const char *arg)
 {
 	const struct sb_plugin *p;
@@ -118,6 +141,7 @@ int sb_enghelp(struct sb_ctx *ctx, struct sb_loader *loader, const char *arg)
 		for (p = loader->plugins; p; p = p->next)
 			if (p->desc->kind == SB_KIND_ENGINE)
 				printf("\t%s\n", p->desc->name);
+		fio_table(loader);
 		return SB_EXIT_OK;
 	}
 	comma = strchr(arg, ',');

@@ -4,6 +4,7 @@
  * thread.
  */
 #include "loader.h"
+#include "fio_engines.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -355,6 +356,25 @@ static int kind_matches(struct sb_ctx *ctx, const struct sb_plugin *p,
 		      sb_kind_name(kind));
 }
 
+/* An engine storbench lacks, and what fio's engine of that name is for. */
+static int no_engine(struct sb_ctx *ctx, const char *name, const char *dirs)
+{
+	const struct sb_fio_engine *e = sb_fio_engine_find(name);
+
+	if (!e)
+		return sb_err(ctx, -ENOENT,
+			      "storbench has no engine named '%s' (searched "
+			      "%s)",
+			      name, dirs);
+	return sb_err(ctx, -ENOENT,
+		      "storbench has no engine named '%s': %s is %s engine "
+		      "for %s (searched %s)",
+		      name, name,
+		      e->origin == SB_FIO_ENG_EXTERNAL ? "an external fio"
+						       : "fio's",
+		      e->what, dirs);
+}
+
 int sb_loader_find(struct sb_loader *l, struct sb_ctx *ctx, const char *spec,
 		   uint32_t kind, const struct sb_plugin **out)
 {
@@ -389,6 +409,8 @@ int sb_loader_find(struct sb_loader *l, struct sb_ctx *ctx, const char *spec,
 				sb_strlcat(dirs, ":", sizeof(dirs));
 			sb_strlcat(dirs, l->dirs[i], sizeof(dirs));
 		}
+		if (kind == SB_KIND_ENGINE)
+			return no_engine(ctx, spec, dirs);
 		return sb_err(ctx, -ENOENT,
 			      "no %s plugin named '%s' (searched %s)",
 			      sb_kind_name(kind), spec, dirs);
