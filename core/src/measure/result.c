@@ -161,7 +161,7 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 	double iops = 0;
 
 	r->job_id = rj->job_id;
-	r->name = rj->def->name;
+	r->name = rj->name;
 	r->engine = rj->engine->desc->name;
 	r->groupid = rj->groupid;
 	r->numjobs = rj->job.numjobs;

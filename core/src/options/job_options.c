@@ -57,6 +57,9 @@ const char *const sb_verify_names[] = {
 const struct sb_option sb_core_options[] = {
 	{OPT("description", description), .type = SB_OPT_STR,
 	 .help = "text describing the job"},
+	{OPT("name", name), .type = SB_OPT_STR,
+	 .help = "names the job in reports, logs and wait_for, in place of "
+		 "its section header (its files keep the header's name)"},
 	{OPT("ioengine", ioengine), .type = SB_OPT_STR, .def = "psync",
 	 .help = "I/O engine plugin: a name, a path, or external:/path"},
 	{OPT("generator", generator), .type = SB_OPT_STR,

@@ -52,6 +52,7 @@ struct sb_job_opts {
 	uint64_t thinktime_spin_ns;
 	int64_t thinktime_blocks;
 	char *description;
+	char *name; /* the job's own name= (prepare.c: not [global]'s) */
 	int stonewall;
 	int new_group;
 	char *wait_for;

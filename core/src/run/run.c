@@ -25,7 +25,7 @@ static int resolve_wait_for(struct sb_ctx *ctx, struct sb_runjob *jobs,
 	if (!rj->opts.wait_for)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(jobs[i].def->name, rj->opts.wait_for) == 0)
+		if (strcmp(jobs[i].name, rj->opts.wait_for) == 0)
 			rj->wait_for = (long)i;
 	if (rj->wait_for >= 0)
 		return 0;

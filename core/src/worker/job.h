@@ -68,6 +68,9 @@ struct sb_job_cfg {
 struct sb_runjob {
 	struct sb_ctx *ctx;
 	const struct sb_jobdef *def;
+	/* The job's name= (fio: the name reports, logs and wait_for use),
+	 * else its section's; its files keep the section's name, as fio's. */
+	const char *name;
 	struct sb_job_opts opts;
 	struct sb_job job; /* what engines see */
 	const struct sb_plugin *engine;

@@ -2,8 +2,10 @@
 #include "job.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "../config/config.h"
@@ -562,6 +564,59 @@ static void settle_rwmix(struct sb_runjob *rj)
 	rj->opts.rwmixwrite = 100 - rj->opts.rwmixread;
 }
 
+/*
+ * fio opens write_*_log files when it writes them, after the job, and a
+ * directory that does not exist costs the log, not the job ("fopen log:
+ * No such file or directory", exit 0). Found here instead, so the warning
+ * names the line and comes before the run. (write_iolog's missing
+ * directory fails the job in fio too, and here.)
+ */
+static void settle_logs(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	struct sb_job_opts *o = &rj->opts;
+	struct {
+		const char *key;
+		char **value;
+	} logs[] = {
+		{"write_bw_log", &o->write_bw_log},
+		{"write_lat_log", &o->write_lat_log},
+		{"write_iops_log", &o->write_iops_log},
+		{"write_hist_log", &o->write_hist_log},
+	};
+
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		char dir[PATH_MAX];
+		const char *v = *logs[i].value, *slash;
+		struct stat st;
+
+		if (!v || !(slash = strrchr(v, '/')) || slash == v)
+			continue;
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - v), v);
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+			continue;
+		sb_log(ctx, SB_LOG_WARN, NULL,
+		       "%s: job %s: %s=%s: directory %s does not exist: the "
+		       "job runs without this log, as in fio",
+		       where_of(rj, logs[i].key), rj->name, logs[i].key, v,
+		       dir);
+		free(*logs[i].value);
+		*logs[i].value = NULL;
+	}
+}
+
+/* fio (setup_files): without size=, the job's size is what its files
+ * add up to, nrfiles x filesize. A job with neither and no file of a size
+ * to use (size=0, or an engine without files) fails when it starts, with
+ * fio's "you need to specify size=", not when it is read. */
+static void settle_size(struct sb_runjob *rj)
+{
+	const struct sb_range *fs = &rj->cfg.filesize;
+	struct sb_size_pct *size = &rj->opts.size;
+
+	if (!size->bytes && !(size->pct > 0) && fs->max && fs->min == fs->max)
+		size->bytes = fs->min * (uint64_t)rj->opts.nrfiles;
+}
+
 /* sb_sync_names and sb_fallocate_names mapped as fio maps them. */
 static const int sync_of[] = {SB_SYNC_NONE, SB_SYNC_NONE, SB_SYNC_SYNC,
 			      SB_SYNC_SYNC, SB_SYNC_DSYNC};
@@ -630,7 +685,7 @@ static void fill_job_facts(struct sb_runjob *rj)
 	int async = (rj->eops->flags & SB_ENGINE_ASYNC) != 0;
 
 	j->size = sizeof(*j);
-	j->name = rj->def->name;
+	j->name = rj->name;
 	j->numjobs = (unsigned)rj->opts.numjobs;
 	/* A synchronous engine has one I/O in flight, whatever was asked. */
 	j->iodepth = async ? (unsigned)rj->opts.iodepth : 1;
@@ -645,6 +700,20 @@ static void fill_job_facts(struct sb_runjob *rj)
 	j->invalidate = rj->opts.invalidate && !rj->opts.pre_read;
 	j->sync_writes = sync_of[rj->opts.sync_mode];
 	j->fallocate = fallocate_of[rj->opts.fallocate];
+}
+
+/* fio gives each section its header's name before reading its lines, so
+ * a [global] name= never names a job; the job's own last name= does. */
+static const char *own_name(const struct sb_jobdef *def)
+{
+	const char *name = def->name;
+	unsigned i = 0;
+
+	for (const struct sb_kv *kv = def->kvs; kv; kv = kv->next, i++)
+		if (i >= def->ninherited && kv->value && *kv->value &&
+		    strcmp(kv->key, "name") == 0)
+			name = kv->value;
+	return name;
 }
 
 int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
@@ -680,9 +749,9 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 	if (!rc)
 		rc = load_plugins(ctx, loader, rj);
 	for (kv = def->kvs; kv && !rc; kv = kv->next)
-		if (!sb_opt_find(sb_core_options, kv->key) &&
-		    strcmp(kv->key, "name") != 0)
+		if (!sb_opt_find(sb_core_options, kv->key))
 			rc = plugin_option(ctx, rj, kv);
+	rj->name = own_name(def);
 	if (!rc)
 		settle_time_based(ctx, rj);
 	if (!rc)
@@ -703,6 +772,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		return rc;
 	settle_rwmix(rj);
 	settle_direct(rj);
+	settle_size(rj);
+	settle_logs(ctx, rj);
 	if (!rj->opts.randrepeat) {
 		/* A seed of this run's own: the clock's nanoseconds. */
 		struct timespec ts;
@@ -730,14 +801,6 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 			rj->gen_opts);
 	if (rc)
 		return rc;
-	/* A remote target's open_file says how big it is (a LUN's
-	 * capacity), which a job without size= then covers, as in fio. */
-	if (!rj->opts.size.bytes && (rj->eops->flags & SB_ENGINE_NO_FILES) &&
-	    !sb_engine_remote(rj))
-		return sb_err(ctx, -EINVAL,
-			      "%s: job %s: size= (in bytes) is required with "
-			      "engine %s",
-			      def->where, def->name, rj->engine->desc->name);
 	if (rj->opts.direct && !(rj->eops->flags & SB_ENGINE_DIRECT)) {
 		const struct sb_kv *d = sb_jobdef_get(def, "direct");
 
