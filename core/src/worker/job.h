@@ -41,6 +41,9 @@ struct sb_job_cfg {
 	struct sb_randdist svc_dist;
 	int trim_mode; /* enum sb_pattern_trim */
 	int read_back; /* verify: a read phase after the writes */
+	/* verify on a job that only reads: each read checked against its
+	 * own headers, as fio checks what is there. */
+	int check_reads;
 	struct sb_verify_cfg vcfg;
 	unsigned char vpattern[SB_DATA_PATTERN_MAX];
 	struct sb_buf_cfg bcfg;

@@ -293,11 +293,15 @@ static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 			ctx, -EINVAL,
 			"%s: verify=pattern needs verify_pattern=", where);
 	v->interval = o->verify_interval;
-	if (!sb_rw_uses(o, SB_DDIR_WRITE) && !o->verify_only)
-		return sb_err(ctx, -EINVAL,
-			      "%s: verify needs a job that writes (or "
-			      "verify_only=1)",
-			      where);
+	if (!sb_rw_uses(o, SB_DDIR_WRITE) && !o->verify_only) {
+		/* fio (do_io): a job that reads checks each block by its
+		 * header; one that only trims has nothing to check. */
+		if (!sb_rw_uses(o, SB_DDIR_READ)) {
+			v->kind = SB_VERIFY_NONE;
+			return 0;
+		}
+		rj->cfg.check_reads = 1;
+	}
 	if (rj->gen)
 		return sb_err(ctx, -EOPNOTSUPP,
 			      "%s: verify with generator %s is not supported "
@@ -313,11 +317,12 @@ static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 			      "%s: verify_only needs randrepeat=1: it replays "
 			      "the stream an earlier run wrote",
 			      where);
+	/* fio's null engine fakes its I/O, so fio issues the read-back and
+	 * counts every block as verified (verify_io_u, FIO_FAKEIO). */
 	if (rj->eops->flags & SB_ENGINE_NO_DATA)
-		return sb_err(ctx, -EINVAL,
-			      "%s: engine %s moves no data: nothing to verify",
-			      where, rj->engine->desc->name);
-	rj->cfg.read_back = o->do_verify || o->verify_only;
+		v->kind = SB_VERIFY_NULL;
+	rj->cfg.read_back =
+		(o->do_verify || o->verify_only) && !rj->cfg.check_reads;
 	return 0;
 }
 
