@@ -236,6 +236,10 @@ const struct sb_option sb_core_options[] = {
 	 .type = SB_OPT_BOOL,
 	 .help = "bsrange sizes may be any byte count, not multiples of the "
 		 "smallest"},
+	{OPT("bs_is_seq_rand", bs_is_seq_rand), .type = SB_OPT_BOOL,
+	 .help = "bs=read,write sizes are for sequential,random I/O: every "
+		 "random I/O takes the write sizes, every sequential one the "
+		 "read sizes"},
 	{OPT("softrandommap", softrandommap), .type = SB_OPT_BOOL,
 	 .help = "accepted: the random map needs no memory, so it never "
 		 "falls back"},

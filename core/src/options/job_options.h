@@ -83,6 +83,7 @@ struct sb_job_opts {
 	/* The pattern. */
 	uint64_t blockalign[SB_DDIR_COUNT];
 	int bs_unaligned;
+	int bs_is_seq_rand;
 	int softrandommap;
 	int random_generator; /* enum sb_random_generator */
 	int allrandrepeat;

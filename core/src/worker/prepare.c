@@ -539,6 +539,41 @@ static int check_values(struct sb_ctx *ctx, struct sb_runjob *rj)
 	return 0;
 }
 
+/*
+ * bs_is_seq_rand: fio (get_next_buflen) sizes each I/O by the read
+ * settings (bs, bsrange, bssplit) when its offset is sequential and by the
+ * write settings when random, whatever its direction. A job whose offsets
+ * are all of one kind takes that direction's settings for every
+ * direction; one that mixes both per I/O is refused.
+ */
+static int settle_seq_rand(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	struct sb_job_opts *o = &rj->opts;
+	int random = sb_rw_is_random(&o->rw), src;
+
+	if (!o->bs_is_seq_rand)
+		return 0;
+	if (random && ((o->rw.has_modifier && o->rw.modifier > 1) ||
+		       o->percentage_random[SB_DDIR_READ] < 100 ||
+		       o->percentage_random[SB_DDIR_WRITE] < 100))
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: bs_is_seq_rand with both sequential and "
+			      "random offsets in one job (percentage_random, "
+			      "rw=...:N) is not supported yet",
+			      where_of(rj, "bs_is_seq_rand"));
+	src = random ? SB_DDIR_WRITE : SB_DDIR_READ;
+	for (int d = 0; d < SB_DDIR_COUNT; d++) {
+		if (d == src)
+			continue;
+		o->bs[d] = o->bs[src];
+		o->bsrange[d] = o->bsrange[src];
+		o->bssplit.n[d] = o->bssplit.n[src];
+		memcpy(o->bssplit.e[d], o->bssplit.e[src],
+		       sizeof(o->bssplit.e[d]));
+	}
+	return 0;
+}
+
 /* fio 3.33 (fixup_options) says time_based needs a runtime, drops
  * time_based and runs the job by its size; without this the job would wrap
  * around its file for ever. */
@@ -757,6 +792,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		if (!sb_opt_find(sb_core_options, kv->key))
 			rc = plugin_option(ctx, rj, kv);
 	rj->name = own_name(def);
+	if (!rc)
+		rc = settle_seq_rand(ctx, rj);
 	if (!rc)
 		settle_time_based(ctx, rj);
 	if (!rc)
