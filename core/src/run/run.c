@@ -352,6 +352,12 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 		goto out;
 	}
 	rc = prepare_all(ctx, loader, set, jobs, &njobs);
+	for (size_t i = 0; !rc && i < njobs; i++)
+		if (sb_runjob_check_cpus(ctx, &jobs[i])) {
+			sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
+			code = SB_EXIT_JOB_ERROR;
+			goto out;
+		}
 	if (!rc)
 		rc = sb_reporters_load(ctx, loader, ro->formats, ro->output,
 				       &rs);

@@ -452,6 +452,10 @@ enum sb_abandon_why {
 int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		      const struct sb_jobdef *def, unsigned job_id,
 		      unsigned groupid, struct sb_runjob *rj);
+/* cpus_allowed / cpumask against this machine's CPUs: fio's parse accepts
+ * any CPU below its maximum and a run refuses one the machine lacks, before
+ * any job starts. 0, or -EINVAL with ctx->err naming the option's line. */
+int sb_runjob_check_cpus(struct sb_ctx *ctx, const struct sb_runjob *rj);
 void sb_runjob_free(struct sb_runjob *rj);
 
 /* Main thread: engine setup and file layout, then one thread per clone. A

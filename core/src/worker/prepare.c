@@ -398,8 +398,30 @@ static int settle_cpus(struct sb_ctx *ctx, struct sb_runjob *rj)
 	rj->cfg.cpus = calloc(1, sizeof(*rj->cfg.cpus));
 	if (!rj->cfg.cpus)
 		return sb_err(ctx, -ENOMEM, "out of memory");
-	rc = list ? sb_cpus_parse_list(list, rj->cfg.cpus, err, sizeof(err))
-		  : sb_cpus_parse_mask(mask, rj->cfg.cpus, err, sizeof(err));
+	rc = list ? sb_cpus_parse_list_n(list, SB_CPUS_MAX, rj->cfg.cpus, err,
+					 sizeof(err))
+		  : sb_cpus_parse_mask_n(mask, SB_CPUS_MAX, rj->cfg.cpus, err,
+					 sizeof(err));
+	return rc ? sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key, err)
+		  : 0;
+}
+
+int sb_runjob_check_cpus(struct sb_ctx *ctx, const struct sb_runjob *rj)
+{
+	const char *list = rj->opts.cpus_allowed, *mask = rj->opts.cpumask;
+	const char *key = list ? "cpus_allowed" : "cpumask";
+	struct sb_cpus *cpus;
+	char err[256];
+	int rc;
+
+	if (!list && !mask)
+		return 0;
+	cpus = malloc(sizeof(*cpus));
+	if (!cpus)
+		return sb_err(ctx, -ENOMEM, "out of memory");
+	rc = list ? sb_cpus_parse_list(list, cpus, err, sizeof(err))
+		  : sb_cpus_parse_mask(mask, cpus, err, sizeof(err));
+	free(cpus);
 	return rc ? sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key, err)
 		  : 0;
 }
