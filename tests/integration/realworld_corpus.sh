@@ -31,6 +31,7 @@ declare -A KNOWN=(
 	[spdk__spdk__test_ocf_integrity_test.fio]="serialize_overlap is not supported yet"
 	[awslabs__mountpoint-s3__mountpoint-s3_scripts_fio_write_latency_time_to_write_one_byte_file.fio]="unlink_each_loop is not supported yet"
 	[smithoh__weka-oci-be-as-client-mop__fio.job]="no posixaio engine"
+	[xweichu__GlueLoader__fio_test.fio]="no posixaio engine"
 	[joelandman__toolchain__fio_sr.fio]="no vsync engine"
 	[joelandman__toolchain__fio_srjbod.fio]="no vsync engine"
 	[joelandman__toolchain__fio_swp.fio]="no vsync engine"

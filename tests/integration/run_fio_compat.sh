@@ -3,7 +3,8 @@
 # fio (/usr/bin/fio) and storbench and compared:
 #  - name= in a job's section names the job (JSON jobname, wait_for), and
 #    its files keep the section's name ($jobname in filename_format is the
-#    section's in fio); a [global] name= names no job.
+#    section's in fio); a [global] name= names no job, and clones after
+#    the first keep the section's name, as fio's do.
 #  - bssplit with random writes: fio draws the offset over the whole file,
 #    takes the next free block when that one is done, and cuts the block
 #    at the first done one; the I/O count matches fio's within the
@@ -26,7 +27,7 @@ command -v python3 >/dev/null || plan_skip_all "python3 is needed to read JSON"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 27
+plan 28
 
 # counts FILE.json: "jobname group reads rbytes writes wbytes error" per job
 counts() {
@@ -81,6 +82,10 @@ is "$(cd s && ls -1 | grep -v '^o.json$\|^e.txt$' | tr '\n' ' ')" \
 	"$(cd f && ls -1 | grep -v '^o.json$\|^e.txt$' | tr '\n' ' ')" \
 	"the files keep the section names, as fio's (\$jobname is the section's)"
 is "$src:$frc" "0:0" "wait_for= finds the job by its name= in both"
+printf '[global]\nioengine=null\nsize=64k\nnumjobs=3\n[job]\nname=seq_read\n' >clones.fio
+both clones
+is "$(cut -d' ' -f1 s.out | tr '\n' ' ')" "$(cut -d' ' -f1 f.out | tr '\n' ' ')" \
+	"numjobs=3: the first clone has the name=, the others the section's, as in fio"
 printf '[a]\nioengine=null\nsize=64k\nname=x\n[b]\nioengine=null\nsize=64k\nwait_for=a\n' >wf.fio
 "$FIO" --parse-only wf.fio >/dev/null 2>&1
 "$SB_BIN" --output-format=json wf.fio >/dev/null 2>wf.err
