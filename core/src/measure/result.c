@@ -161,7 +161,10 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 	double iops = 0;
 
 	r->job_id = rj->job_id;
-	r->name = rj->def->name;
+	/* fio copies a job's clones from its section before name= is read,
+	 * so clones 1.. carry the section's name and only the first (and a
+	 * group_reporting result) the name= one. */
+	r->name = i > 0 && i < rj->job.numjobs ? rj->def->name : rj->name;
 	r->engine = rj->engine->desc->name;
 	r->groupid = rj->groupid;
 	r->numjobs = rj->job.numjobs;

@@ -217,7 +217,7 @@ static void period(struct sb_sampler *s, struct sb_period_track *p,
 			job_errors(rj, err);
 			ij = &s->ivjobs[iv->njobs++];
 			memset(ij, 0, sizeof(*ij));
-			ij->name = rj->def->name;
+			ij->name = rj->name;
 			ij->job_id = rj->job_id;
 			ij->groupid = rj->groupid;
 			ij->engine = rj->engine ? rj->engine->desc->name : NULL;
@@ -298,7 +298,7 @@ static char *interim(struct sb_sampler *s, uint64_t now, size_t *lenp)
 		running++;
 		job_totals(rj, ios, bytes, lat);
 		/* stderr is a terminal here: the name as sb_log shows it. */
-		sb_text_escape(name, sizeof(name), rj->def->name);
+		sb_text_escape(name, sizeof(name), rj->name);
 		fprintf(m, "%s: (groupid=%u, jobs=%u): running for %.1f s\n",
 			name, rj->groupid, rj->nstarted, secs);
 		for (int d = 0; d < SB_DDIR_COUNT; d++) {

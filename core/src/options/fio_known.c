@@ -25,15 +25,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .note = "bandwidth is always reported in bytes, with its unit printed",
 	 .category = SB_CAT_UNITS},
 
-	/* Job description */
-	{.name = "name",
-	 .type = "string",
-	 .help = "names the job, in place of its section header",
-	 .support = SB_SUPPORT_IGNORED,
-	 .note = "a job is named by its section header; on the command line "
-		 "--name starts a new job",
-	 .category = SB_CAT_JOB_DESCRIPTION},
-
 	/* Time related parameters */
 	{.name = "clocksource",
 	 .type = "choice",

@@ -622,6 +622,26 @@ int sb_val_bool(const char *s, int *out, char *err, size_t errlen)
 	return 0;
 }
 
+int sb_val_leading_int(const char *s, int64_t *out, size_t *rest)
+{
+	size_t i = 0, used = 0, n;
+	uint64_t v = 0;
+	int hex, neg = 0;
+
+	if (!s)
+		return -EINVAL;
+	n = strlen(s);
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	if (scan_uint(s + i, n - i, &v, &used, &hex))
+		return -EINVAL;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	*rest = i + used;
+	return 0;
+}
+
 int sb_val_size_pct(const char *s, int kb_base, struct sb_size_pct *out,
 		    char *err, size_t errlen)
 {

@@ -43,6 +43,11 @@ int sb_val_time(const char *s, uint64_t unit, uint64_t *out_ns, char *err,
 		size_t errlen);
 int sb_val_int(const char *s, int64_t *out, char *err, size_t errlen);
 int sb_val_bool(const char *s, int *out, char *err, size_t errlen);
+/* fio reads a bool or an int by its leading number (sscanf "%u", strtoll)
+ * and drops the rest: "0/1" is 0, "4abc" is 4. That number (decimal, or
+ * hex after 0x, a sign allowed) with *rest at the first byte dropped; 0,
+ * or -EINVAL when s does not start with a number. */
+int sb_val_leading_int(const char *s, int64_t *out, size_t *rest);
 
 /* size=, offset=, io_size=...: bytes, or a percentage of the file/device
  * ("20%" gives pct=20, bytes=0). */

@@ -58,6 +58,9 @@ const char *const sb_verify_names[] = {
 const struct sb_option sb_core_options[] = {
 	{OPT("description", description), .type = SB_OPT_STR,
 	 .help = "text describing the job"},
+	{OPT("name", name), .type = SB_OPT_STR,
+	 .help = "names the job in reports, logs and wait_for, in place of "
+		 "its section header (its files keep the header's name)"},
 	{OPT("ioengine", ioengine), .type = SB_OPT_STR, .def = "psync",
 	 .help = "I/O engine plugin: a name, a path, or external:/path"},
 	{OPT("generator", generator), .type = SB_OPT_STR,
@@ -234,6 +237,10 @@ const struct sb_option sb_core_options[] = {
 	 .type = SB_OPT_BOOL,
 	 .help = "bsrange sizes may be any byte count, not multiples of the "
 		 "smallest"},
+	{OPT("bs_is_seq_rand", bs_is_seq_rand), .type = SB_OPT_BOOL,
+	 .help = "bs=read,write sizes are for sequential,random I/O: every "
+		 "random I/O takes the write sizes, every sequential one the "
+		 "read sizes"},
 	{OPT("softrandommap", softrandommap), .type = SB_OPT_BOOL,
 	 .help = "accepted: the random map needs no memory, so it never "
 		 "falls back"},

@@ -52,6 +52,7 @@ struct sb_job_opts {
 	uint64_t thinktime_spin_ns;
 	int64_t thinktime_blocks;
 	char *description;
+	char *name; /* the job's own name= (prepare.c: not [global]'s) */
 	int stonewall;
 	int new_group;
 	char *wait_for;
@@ -82,6 +83,7 @@ struct sb_job_opts {
 	/* The pattern. */
 	uint64_t blockalign[SB_DDIR_COUNT];
 	int bs_unaligned;
+	int bs_is_seq_rand;
 	int softrandommap;
 	int random_generator; /* enum sb_random_generator */
 	int allrandrepeat;

@@ -305,6 +305,41 @@ static int scalar_of(const struct sb_option *o, const char *field, int64_t *v)
 	return 0;
 }
 
+/*
+ * A bool or int that is a number followed by more ("0/1", "4abc"): fio
+ * takes the number and drops the rest without a word, so the job runs as
+ * fio runs it, with a warning that says what was read. 0, or -EINVAL to
+ * report the value as invalid (it has no leading number, or is a bool
+ * above 1: fio refuses that too).
+ */
+static int leading_number(struct sb_ctx *ctx, const struct sb_option *o,
+			  char *field, const char *value, const char *where)
+{
+	int64_t n;
+	size_t rest;
+
+	if ((o->type != SB_OPT_BOOL && o->type != SB_OPT_INT) ||
+	    sb_val_leading_int(value, &n, &rest) || (!value[rest] && n >= 0) ||
+	    (o->type == SB_OPT_BOOL && n > 1))
+		return -EINVAL;
+	if (o->type == SB_OPT_BOOL) {
+		/* fio's bool: any number not above 1, a negative one too,
+		 * is its truth value. */
+		int b = n != 0;
+
+		memcpy(field, &b, sizeof(b));
+		n = b;
+	} else {
+		memcpy(field, &n, sizeof(n));
+	}
+	sb_log(ctx, SB_LOG_WARN, NULL,
+	       "%s: %s=%s is read as %lld, as fio reads it (its leading "
+	       "number%s%s%s)",
+	       where, o->name, value, (long long)n, value[rest] ? "; '" : "",
+	       value + rest, value[rest] ? "' is dropped" : "");
+	return 0;
+}
+
 int sb_opt_parse_kb(struct sb_ctx *ctx, const struct sb_option *o, void *base,
 		    const char *value, const char *where, int kb_base)
 {
@@ -331,6 +366,8 @@ int sb_opt_parse_kb(struct sb_ctx *ctx, const struct sb_option *o, void *base,
 		return 0;
 	}
 	rc = parse_value(o, field, value, kb_base, err, sizeof(err));
+	if (rc == -EINVAL && value)
+		rc = leading_number(ctx, o, field, value, where);
 	if (rc && o->symbols)
 		return bad_symbol(ctx, o, value, where);
 	if (rc)

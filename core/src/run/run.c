@@ -25,7 +25,7 @@ static int resolve_wait_for(struct sb_ctx *ctx, struct sb_runjob *jobs,
 	if (!rj->opts.wait_for)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(jobs[i].def->name, rj->opts.wait_for) == 0)
+		if (strcmp(jobs[i].name, rj->opts.wait_for) == 0)
 			rj->wait_for = (long)i;
 	if (rj->wait_for >= 0)
 		return 0;
@@ -355,6 +355,12 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 		goto out;
 	}
 	rc = prepare_all(ctx, loader, set, jobs, &njobs);
+	for (size_t i = 0; !rc && i < njobs; i++)
+		if (sb_runjob_check_cpus(ctx, &jobs[i])) {
+			sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
+			code = SB_EXIT_JOB_ERROR;
+			goto out;
+		}
 	if (!rc)
 		rc = sb_reporters_load(ctx, loader, ro->formats, ro->output,
 				       &rs);

@@ -221,7 +221,7 @@ static int add_logs(struct sb_ctx *ctx, struct outs *o,
 			rc = add_log(ctx, o, rj, "write_iolog", path, 0);
 		}
 		for (unsigned k = 0; k < SB_FIOLOG_KINDS && !rc; k++)
-			if (sb_fiolog_name(&cfg, k, rj->def->name,
+			if (sb_fiolog_name(&cfg, k, rj->name,
 					   rj->jobnum_base + c, path,
 					   sizeof(path)) >= 0)
 				rc = add_log(ctx, o, rj, sb_fiolog_option(k),

@@ -47,6 +47,10 @@ void sb_verify_fill(const struct sb_verify_cfg *c, void *buf, uint64_t len,
  * offset of the first bad interval, what is wrong (no header, misplaced,
  * stale, corrupt) and what was expected against what was found.
  */
+/* A seed for sb_verify_check that takes any write's data: each header's own
+ * seed is believed (a read-only job checks what an earlier run wrote). */
+#define SB_VERIFY_ANY_SEED UINT64_MAX
+
 int sb_verify_check(const struct sb_verify_cfg *c, const void *buf,
 		    uint64_t len, uint64_t offset, uint64_t seed, char *why,
 		    size_t whylen);

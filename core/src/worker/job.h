@@ -43,6 +43,9 @@ struct sb_job_cfg {
 	struct sb_randdist svc_dist;
 	int trim_mode; /* enum sb_pattern_trim */
 	int read_back; /* verify: a read phase after the writes */
+	/* verify on a job that only reads: each read checked against its
+	 * own headers, as fio checks what is there. */
+	int check_reads;
 	struct sb_verify_cfg vcfg;
 	unsigned char vpattern[SB_DATA_PATTERN_MAX];
 	struct sb_buf_cfg bcfg;
@@ -70,6 +73,9 @@ struct sb_job_cfg {
 struct sb_runjob {
 	struct sb_ctx *ctx;
 	const struct sb_jobdef *def;
+	/* The job's name= (fio: the name reports, logs and wait_for use),
+	 * else its section's; its files keep the section's name, as fio's. */
+	const char *name;
 	struct sb_job_opts opts;
 	struct sb_job job; /* what engines see */
 	const struct sb_plugin *engine;
@@ -453,6 +459,10 @@ enum sb_abandon_why {
 int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		      const struct sb_jobdef *def, unsigned job_id,
 		      unsigned groupid, struct sb_runjob *rj);
+/* cpus_allowed / cpumask against this machine's CPUs: fio's parse accepts
+ * any CPU below its maximum and a run refuses one the machine lacks, before
+ * any job starts. 0, or -EINVAL with ctx->err naming the option's line. */
+int sb_runjob_check_cpus(struct sb_ctx *ctx, const struct sb_runjob *rj);
 void sb_runjob_free(struct sb_runjob *rj);
 
 /* Main thread: engine setup and file layout, then one thread per clone. A

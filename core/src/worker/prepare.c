@@ -2,8 +2,10 @@
 #include "job.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "../config/config.h"
@@ -314,11 +316,15 @@ static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 			ctx, -EINVAL,
 			"%s: verify=pattern needs verify_pattern=", where);
 	v->interval = o->verify_interval;
-	if (!sb_rw_uses(o, SB_DDIR_WRITE) && !o->verify_only)
-		return sb_err(ctx, -EINVAL,
-			      "%s: verify needs a job that writes (or "
-			      "verify_only=1)",
-			      where);
+	if (!sb_rw_uses(o, SB_DDIR_WRITE) && !o->verify_only) {
+		/* fio (do_io): a job that reads checks each block by its
+		 * header; one that only trims has nothing to check. */
+		if (!sb_rw_uses(o, SB_DDIR_READ)) {
+			v->kind = SB_VERIFY_NONE;
+			return 0;
+		}
+		rj->cfg.check_reads = 1;
+	}
 	if (rj->gen)
 		return sb_err(ctx, -EOPNOTSUPP,
 			      "%s: verify with generator %s is not supported "
@@ -334,11 +340,12 @@ static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 			      "%s: verify_only needs randrepeat=1: it replays "
 			      "the stream an earlier run wrote",
 			      where);
+	/* fio's null engine fakes its I/O, so fio issues the read-back and
+	 * counts every block as verified (verify_io_u, FIO_FAKEIO). */
 	if (rj->eops->flags & SB_ENGINE_NO_DATA)
-		return sb_err(ctx, -EINVAL,
-			      "%s: engine %s moves no data: nothing to verify",
-			      where, rj->engine->desc->name);
-	rj->cfg.read_back = o->do_verify || o->verify_only;
+		v->kind = SB_VERIFY_NULL;
+	rj->cfg.read_back =
+		(o->do_verify || o->verify_only) && !rj->cfg.check_reads;
 	return 0;
 }
 
@@ -452,8 +459,30 @@ static int settle_cpus(struct sb_ctx *ctx, struct sb_runjob *rj)
 	rj->cfg.cpus = calloc(1, sizeof(*rj->cfg.cpus));
 	if (!rj->cfg.cpus)
 		return sb_err(ctx, -ENOMEM, "out of memory");
-	rc = list ? sb_cpus_parse_list(list, rj->cfg.cpus, err, sizeof(err))
-		  : sb_cpus_parse_mask(mask, rj->cfg.cpus, err, sizeof(err));
+	rc = list ? sb_cpus_parse_list_n(list, SB_CPUS_MAX, rj->cfg.cpus, err,
+					 sizeof(err))
+		  : sb_cpus_parse_mask_n(mask, SB_CPUS_MAX, rj->cfg.cpus, err,
+					 sizeof(err));
+	return rc ? sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key, err)
+		  : 0;
+}
+
+int sb_runjob_check_cpus(struct sb_ctx *ctx, const struct sb_runjob *rj)
+{
+	const char *list = rj->opts.cpus_allowed, *mask = rj->opts.cpumask;
+	const char *key = list ? "cpus_allowed" : "cpumask";
+	struct sb_cpus *cpus;
+	char err[256];
+	int rc;
+
+	if (!list && !mask)
+		return 0;
+	cpus = malloc(sizeof(*cpus));
+	if (!cpus)
+		return sb_err(ctx, -ENOMEM, "out of memory");
+	rc = list ? sb_cpus_parse_list(list, cpus, err, sizeof(err))
+		  : sb_cpus_parse_mask(mask, cpus, err, sizeof(err));
+	free(cpus);
 	return rc ? sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key, err)
 		  : 0;
 }
@@ -595,6 +624,41 @@ static int check_values(struct sb_ctx *ctx, struct sb_runjob *rj)
 	return 0;
 }
 
+/*
+ * bs_is_seq_rand: fio (get_next_buflen) sizes each I/O by the read
+ * settings (bs, bsrange, bssplit) when its offset is sequential and by the
+ * write settings when random, whatever its direction. A job whose offsets
+ * are all of one kind takes that direction's settings for every
+ * direction; one that mixes both per I/O is refused.
+ */
+static int settle_seq_rand(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	struct sb_job_opts *o = &rj->opts;
+	int random = sb_rw_is_random(&o->rw), src;
+
+	if (!o->bs_is_seq_rand)
+		return 0;
+	if (random && ((o->rw.has_modifier && o->rw.modifier > 1) ||
+		       o->percentage_random[SB_DDIR_READ] < 100 ||
+		       o->percentage_random[SB_DDIR_WRITE] < 100))
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: bs_is_seq_rand with both sequential and "
+			      "random offsets in one job (percentage_random, "
+			      "rw=...:N) is not supported yet",
+			      where_of(rj, "bs_is_seq_rand"));
+	src = random ? SB_DDIR_WRITE : SB_DDIR_READ;
+	for (int d = 0; d < SB_DDIR_COUNT; d++) {
+		if (d == src)
+			continue;
+		o->bs[d] = o->bs[src];
+		o->bsrange[d] = o->bsrange[src];
+		o->bssplit.n[d] = o->bssplit.n[src];
+		memcpy(o->bssplit.e[d], o->bssplit.e[src],
+		       sizeof(o->bssplit.e[d]));
+	}
+	return 0;
+}
+
 /* fio 3.33 (fixup_options) says time_based needs a runtime, drops
  * time_based and runs the job by its size; without this the job would wrap
  * around its file for ever. */
@@ -623,6 +687,59 @@ static void settle_rwmix(struct sb_runjob *rj)
 	if (last && !strcmp(last, "rwmixwrite"))
 		rj->opts.rwmixread = 100 - rj->opts.rwmixwrite;
 	rj->opts.rwmixwrite = 100 - rj->opts.rwmixread;
+}
+
+/*
+ * fio opens write_*_log files when it writes them, after the job, and a
+ * directory that does not exist costs the log, not the job ("fopen log:
+ * No such file or directory", exit 0). Found here instead, so the warning
+ * names the line and comes before the run. (write_iolog's missing
+ * directory fails the job in fio too, and here.)
+ */
+static void settle_logs(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	struct sb_job_opts *o = &rj->opts;
+	struct {
+		const char *key;
+		char **value;
+	} logs[] = {
+		{"write_bw_log", &o->write_bw_log},
+		{"write_lat_log", &o->write_lat_log},
+		{"write_iops_log", &o->write_iops_log},
+		{"write_hist_log", &o->write_hist_log},
+	};
+
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		char dir[PATH_MAX];
+		const char *v = *logs[i].value, *slash;
+		struct stat st;
+
+		if (!v || !(slash = strrchr(v, '/')) || slash == v)
+			continue;
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - v), v);
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+			continue;
+		sb_log(ctx, SB_LOG_WARN, NULL,
+		       "%s: job %s: %s=%s: directory %s does not exist: the "
+		       "job runs without this log, as in fio",
+		       where_of(rj, logs[i].key), rj->name, logs[i].key, v,
+		       dir);
+		free(*logs[i].value);
+		*logs[i].value = NULL;
+	}
+}
+
+/* fio (setup_files): without size=, the job's size is what its files
+ * add up to, nrfiles x filesize. A job with neither and no file of a size
+ * to use (size=0, or an engine without files) fails when it starts, with
+ * fio's "you need to specify size=", not when it is read. */
+static void settle_size(struct sb_runjob *rj)
+{
+	const struct sb_range *fs = &rj->cfg.filesize;
+	struct sb_size_pct *size = &rj->opts.size;
+
+	if (!size->bytes && !(size->pct > 0) && fs->max && fs->min == fs->max)
+		size->bytes = fs->min * (uint64_t)rj->opts.nrfiles;
 }
 
 /* sb_sync_names and sb_fallocate_names mapped as fio maps them. */
@@ -693,7 +810,7 @@ static void fill_job_facts(struct sb_runjob *rj)
 	int async = (rj->eops->flags & SB_ENGINE_ASYNC) != 0;
 
 	j->size = sizeof(*j);
-	j->name = rj->def->name;
+	j->name = rj->name;
 	j->numjobs = (unsigned)rj->opts.numjobs;
 	/* A synchronous engine has one I/O in flight, whatever was asked. */
 	j->iodepth = async ? (unsigned)rj->opts.iodepth : 1;
@@ -708,6 +825,20 @@ static void fill_job_facts(struct sb_runjob *rj)
 	j->invalidate = rj->opts.invalidate && !rj->opts.pre_read;
 	j->sync_writes = sync_of[rj->opts.sync_mode];
 	j->fallocate = fallocate_of[rj->opts.fallocate];
+}
+
+/* fio gives each section its header's name before reading its lines, so
+ * a [global] name= never names a job; the job's own last name= does. */
+static const char *own_name(const struct sb_jobdef *def)
+{
+	const char *name = def->name;
+	unsigned i = 0;
+
+	for (const struct sb_kv *kv = def->kvs; kv; kv = kv->next, i++)
+		if (i >= def->ninherited && kv->value && *kv->value &&
+		    strcmp(kv->key, "name") == 0)
+			name = kv->value;
+	return name;
 }
 
 int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
@@ -743,9 +874,11 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 	if (!rc)
 		rc = load_plugins(ctx, loader, rj);
 	for (kv = def->kvs; kv && !rc; kv = kv->next)
-		if (!sb_opt_find(sb_core_options, kv->key) &&
-		    strcmp(kv->key, "name") != 0)
+		if (!sb_opt_find(sb_core_options, kv->key))
 			rc = plugin_option(ctx, rj, kv);
+	rj->name = own_name(def);
+	if (!rc)
+		rc = settle_seq_rand(ctx, rj);
 	if (!rc)
 		settle_time_based(ctx, rj);
 	if (!rc)
@@ -766,6 +899,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		return rc;
 	settle_rwmix(rj);
 	settle_direct(rj);
+	settle_size(rj);
+	settle_logs(ctx, rj);
 	if (!rj->opts.randrepeat) {
 		/* A seed of this run's own: the clock's nanoseconds. */
 		struct timespec ts;
@@ -793,14 +928,6 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 			rj->gen_opts);
 	if (rc)
 		return rc;
-	/* A remote target's open_file says how big it is (a LUN's
-	 * capacity), which a job without size= then covers, as in fio. */
-	if (!rj->opts.size.bytes && (rj->eops->flags & SB_ENGINE_NO_FILES) &&
-	    !sb_engine_remote(rj))
-		return sb_err(ctx, -EINVAL,
-			      "%s: job %s: size= (in bytes) is required with "
-			      "engine %s",
-			      def->where, def->name, rj->engine->desc->name);
 	if (rj->opts.direct && !(rj->eops->flags & SB_ENGINE_DIRECT)) {
 		const struct sb_kv *d = sb_jobdef_get(def, "direct");
 

@@ -294,6 +294,10 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 		if (spec.ddir == SB_DDIR_WRITE && w->phase == SB_PH_MAIN) {
 			note_write(w, s, spec.file);
 			count_for_sync(w, spec.file);
+		} else if (spec.ddir == SB_DDIR_READ &&
+			   w->phase == SB_PH_MAIN && w->rj->cfg.check_reads) {
+			s->verify = 1;
+			s->vseed = SB_VERIFY_ANY_SEED;
 		}
 	}
 	if (w->gen.fb && w->phase == SB_PH_MAIN) {

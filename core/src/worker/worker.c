@@ -166,7 +166,7 @@ static int open_logs(struct sb_worker *w)
 	int rc;
 
 	sb_worker_log_cfg(w->rj, &cfg);
-	rc = sb_fiolog_open(&cfg, w->rj->def->name, w->rj->jobnum_base + w->idx,
+	rc = sb_fiolog_open(&cfg, w->rj->name, w->rj->jobnum_base + w->idx,
 			    &w->timing.log, err, sizeof(err));
 	return rc ? sb_wfail(w, rc, "%s", err) : 0;
 }

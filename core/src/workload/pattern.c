@@ -378,9 +378,27 @@ static int continues(struct sb_pattern *p, int d)
 	       sb_below(&p->rng, 100) >= (uint64_t)p->pct_random[d];
 }
 
+/* Every bit of every level clear, but those past each level's end, which
+ * count as done so that no search returns them and a last word can be
+ * full. */
+static void vmap_clear(struct sb_pattern *p)
+{
+	uint64_t bits = p->vmap_n;
+
+	for (unsigned l = 0; l < p->vlevels; l++) {
+		uint64_t words = p->vlevel_words[l];
+
+		memset(p->vlevel[l], 0, words * sizeof(uint64_t));
+		if (bits % 64)
+			p->vlevel[l][words - 1] = ~0ULL << (bits % 64);
+		bits = words;
+	}
+}
+
 int sb_pattern_ready(struct sb_pattern *p)
 {
-	uint64_t unit = UINT64_MAX;
+	uint64_t unit = UINT64_MAX, bits, words, total = 0;
+	unsigned n = 0;
 
 	if (!p->use_map || !p->varsizes)
 		return 0;
@@ -393,11 +411,23 @@ int sb_pattern_ready(struct sb_pattern *p)
 	}
 	p->vunit = unit;
 	p->vmap_n = p->span / unit;
-	p->vmap = calloc((p->vmap_n + 63) / 64, sizeof(*p->vmap));
+	bits = p->vmap_n;
+	do {
+		words = (bits + 63) / 64;
+		p->vlevel_words[n++] = words;
+		total += words;
+		bits = words;
+	} while (words > 1 && n < SB_VMAP_LEVELS);
+	p->vlevels = n;
+	p->vmap = calloc(total, sizeof(*p->vmap));
 	if (!p->vmap) {
 		p->use_map = 0;
 		return -ENOMEM;
 	}
+	p->vlevel[0] = p->vmap;
+	for (unsigned l = 1; l < n; l++)
+		p->vlevel[l] = p->vlevel[l - 1] + p->vlevel_words[l - 1];
+	vmap_clear(p);
 	return 0;
 }
 
@@ -412,33 +442,112 @@ static int vmap_taken(const struct sb_pattern *p, uint64_t b)
 	return (p->vmap[b / 64] >> (b % 64)) & 1;
 }
 
-/*
- * fio's random map with varying block sizes: a random block not yet done
- * starts the I/O, which is cut short where it would reach a done block,
- * so each loop writes every byte once. *len may shrink; UINT64_MAX: every
- * block is done.
- */
-static uint64_t vmap_offset(struct sb_pattern *p, uint64_t *len)
+static void vmap_set(struct sb_pattern *p, uint64_t b)
 {
-	uint64_t b, n, want = (*len + p->vunit - 1) / p->vunit;
+	for (unsigned l = 0; l < p->vlevels; l++) {
+		uint64_t *w = &p->vlevel[l][b / 64];
 
-	do {
-		if (!p->map_left && p->vmap_started)
-			return UINT64_MAX; /* a whole permutation, all done */
-		p->vmap_started = 1;
-		b = map_next(p, p->vmap_n);
-	} while (vmap_taken(p, b));
-	for (n = 0; n < want && b + n < p->vmap_n && !vmap_taken(p, b + n); n++)
-		p->vmap[(b + n) / 64] |= 1ULL << ((b + n) % 64);
-	if (n * p->vunit < *len)
-		*len = n * p->vunit;
-	return b * p->vunit;
+		*w |= 1ULL << (b % 64);
+		if (~*w)
+			return;
+		b /= 64; /* the word is full: its bit above */
+	}
 }
 
-static uint64_t random_offset(struct sb_pattern *p, int d, uint64_t *lenp)
+/* The first clear bit of level l at or after from; UINT64_MAX: none. */
+static uint64_t vmap_find(const struct sb_pattern *p, unsigned l, uint64_t from)
 {
-	uint64_t len = *lenp;
+	const uint64_t *m = p->vlevel[l];
+	uint64_t w = from / 64, words = p->vlevel_words[l], free;
 
+	if (w >= words)
+		return UINT64_MAX;
+	free = ~m[w] & (~0ULL << (from % 64));
+	if (!free) {
+		if (l + 1 < p->vlevels)
+			w = vmap_find(p, l + 1, w + 1);
+		else
+			for (w++; w < words && !~m[w]; w++)
+				;
+		if (w >= words)
+			return UINT64_MAX;
+		free = ~m[w];
+	}
+	return w * 64 + (uint64_t)__builtin_ctzll(free);
+}
+
+/*
+ * fio's random map with varying block sizes (io_u.c,
+ * __get_next_rand_offset): a block drawn over the whole region, and when
+ * that one is done, the next free one after it (axmap_next_free, wrapping
+ * to the start). The next free block follows a done area, so it tends to
+ * start a long free run: drawing among the free blocks alone would land
+ * in the middle of runs and cut far more large blocks short. UINT64_MAX:
+ * every block is done.
+ */
+static uint64_t vmap_block(struct sb_pattern *p)
+{
+	uint64_t b = sb_below(&p->rng, p->vmap_n), next;
+
+	if (!vmap_taken(p, b))
+		return b;
+	next = b + 1 == p->vmap_n ? 0 : b + 1;
+	b = vmap_find(p, 0, next);
+	if (b == UINT64_MAX && next)
+		b = vmap_find(p, 0, 0);
+	return b;
+}
+
+/* fio's mark_random_map: the I/O covers the free blocks from b on and is
+ * cut short at the first done one (or the region's end). */
+static uint64_t vmap_mark(struct sb_pattern *p, uint64_t b, uint64_t len)
+{
+	uint64_t n, want = (len + p->vunit - 1) / p->vunit;
+
+	for (n = 0; n < want && b + n < p->vmap_n && !vmap_taken(p, b + n); n++)
+		vmap_set(p, b + n);
+	return n * p->vunit < len ? n * p->vunit : len;
+}
+
+/* fio's get_next_buflen once the offset is known: a bssplit draw skips the
+ * sizes that would run past the region's end, and any draw that does not
+ * fit is drawn again. */
+static uint64_t pick_len_fit(struct sb_pattern *p, int d, uint64_t room)
+{
+	const struct sb_bssplit *sp = p->split;
+	uint64_t len, min = UINT64_MAX;
+
+	if (!(sp && sp->n[d])) {
+		if (!p->range[d].max || p->range[d].min > room)
+			return pick_len(p, d);
+		do
+			len = pick_len(p, d);
+		while (len > room);
+		return len;
+	}
+	for (unsigned i = 0; i < sp->n[d]; i++)
+		if (sp->e[d][i].bs < min)
+			min = sp->e[d][i].bs;
+	if (min > room)
+		return pick_len(p, d); /* the map cuts it to the room */
+	do {
+		double u = (double)sb_below(&p->rng, 100000000) / 1e6, acc = 0;
+
+		len = 0;
+		for (unsigned i = 0; i < sp->n[d]; i++) {
+			if (sp->e[d][i].pct <= 0 && i + 1 < sp->n[d])
+				continue;
+			len = sp->e[d][i].bs;
+			acc += sp->e[d][i].pct;
+			if (u < acc && len <= room)
+				break;
+		}
+	} while (len > room);
+	return len;
+}
+
+static uint64_t random_offset(struct sb_pattern *p, int d, uint64_t len)
+{
 	if (continues(p, d)) {
 		uint64_t off = p->last_end[d];
 
@@ -450,8 +559,6 @@ static uint64_t random_offset(struct sb_pattern *p, int d, uint64_t *lenp)
 	}
 	if (p->dist)
 		return dist_block(p, d, p->nblocks[d]) * p->align[d];
-	if (p->vmap)
-		return vmap_offset(p, lenp);
 	if (p->use_map)
 		return map_next(p, p->nblocks[d]) * p->bs[d];
 	return sb_below(&p->rng, p->nblocks[d]) * p->align[d];
@@ -483,11 +590,8 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 		p->issued = 0;
 		p->seq_off = 0;
 		p->map_left = 0;
-		if (p->vmap) {
-			memset(p->vmap, 0,
-			       (p->vmap_n + 63) / 64 * sizeof(*p->vmap));
-			p->vmap_started = 0;
-		}
+		if (p->vmap)
+			vmap_clear(p);
 	}
 	d = pick_ddir(p);
 	if (p->adjust_ddir) {
@@ -498,20 +602,27 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 	}
 	if (!p->nblocks[d])
 		return SB_GEN_END;
-	len = pick_len(p, d);
-	if (p->limit - p->issued < len)
-		len = p->limit - p->issued;
-	if (p->random) {
-		uint64_t off = random_offset(p, d, &len);
+	if (p->random && p->vmap) {
+		/* fio draws the offset first, then a size that fits. */
+		uint64_t b = vmap_block(p);
 
-		if (off == UINT64_MAX) {
+		if (b == UINT64_MAX) {
 			/* The map is full before the limit: the loop ends. */
 			p->issued = p->limit;
 			return sb_pattern_next(p, s);
 		}
-		s->offset = p->base + off;
-	} else
-		s->offset = p->base + seq_next(p, len);
+		len = pick_len_fit(p, (int)d, p->span - b * p->vunit);
+		if (p->limit - p->issued < len)
+			len = p->limit - p->issued;
+		len = vmap_mark(p, b, len);
+		s->offset = p->base + b * p->vunit;
+	} else {
+		len = pick_len(p, d);
+		if (p->limit - p->issued < len)
+			len = p->limit - p->issued;
+		s->offset = p->base + (p->random ? random_offset(p, d, len)
+						 : seq_next(p, len));
+	}
 	s->ddir = d;
 	s->length = len;
 	p->last_end[d] = s->offset - p->base + len;

@@ -11,6 +11,9 @@
 
 #include "../options/fio_values.h"
 
+/* 64^6 bits: a map of 4 KiB blocks covers far more than any device. */
+#define SB_VMAP_LEVELS 6
+
 struct sb_pattern {
 	uint64_t rng;
 	uint64_t bs[SB_DDIR_COUNT];
@@ -63,10 +66,14 @@ struct sb_pattern {
 	 * the direction whose rate is due goes first). NULL: the draw. */
 	int (*adjust_ddir)(void *arg, int drawn);
 	void *adjust_arg;
-	/* The random map with varying sizes: a bit per vunit bytes. */
+	/* The random map with varying sizes: a bit per vunit bytes, and
+	 * above it levels whose bit says a word below is full, as fio's
+	 * axmap, so the next free block is found in a few words. */
 	int varsizes;
 	uint64_t *vmap, vmap_n, vunit;
-	int vmap_started;
+	uint64_t *vlevel[SB_VMAP_LEVELS]; /* [0] is vmap */
+	uint64_t vlevel_words[SB_VMAP_LEVELS];
+	unsigned vlevels;
 };
 
 enum sb_pattern_trim {

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Real-world fio job files (SB_REALWORLD_DIR, collected from public
+# repositories; never copied here) through fio-realworld.py
+# (SB_REALWORLD_TOOL): each file fio 3.33 accepts, storbench must accept,
+# and each file both accept must do the same I/O on the null engine by the
+# tool's tolerant rule. One check per file. The files that still differ are
+# listed below with the reason; for those the check is that they still
+# differ, so the list can only shrink, each time with the file's fix.
+set -u
+source "$(dirname "$0")/../tap/tap.sh"
+DATA=${SB_REALWORLD_DIR:-/work/shared/fio-jobs-realworld}
+TOOL=${SB_REALWORLD_TOOL:-/work/shared/tools/fio-realworld.py}
+[[ -f $DATA/SOURCES.tsv ]] || plan_skip_all "no job file corpus at $DATA"
+[[ -f $TOOL ]] || plan_skip_all "no fio-realworld.py at $TOOL"
+command -v fio >/dev/null || plan_skip_all "fio is not installed"
+command -v python3 >/dev/null || plan_skip_all "python3 is needed"
+sb_tmpdir T
+
+# name -> why it still differs. Keep each reason to what is missing.
+declare -A KNOWN=(
+	[GoogleCloudPlatform__gcsfuse__perfmetrics_scripts_job_files_presubmit_perf_test.fio]="fadvise_hint is not supported yet"
+	[GoogleCloudPlatform__gcsfuse__perfmetrics_scripts_job_files_read_cache_load_test.fio]="fadvise_hint is not supported yet"
+	[GoogleCloudPlatform__gcsfuse__perfmetrics_scripts_job_files_seq_rand_read_write.fio]="fadvise_hint is not supported yet"
+	[meganerd__fio-examples__DB_Simulate.fio]="fadvise_hint is not supported yet"
+	[K111DK__Learned-FTL-for-ZNS-SSDs__trace.fio]="read_iolog (replay) is not supported yet"
+	[roastduck__sfs__fio.ini]="verify=crc32 is not supported yet"
+	[s980540__fio-job-file__rand_1024k_write_verify.fio]="verify_dump is not supported yet"
+	[Azure__azure-storage-fuse__test_fio_hole_inside_blocks.fio]="verify_dump is not supported yet"
+	[spdk__spdk__test_vhost_initiator_bdev.fio]="verify_state_save is not supported yet"
+	[fujita__tgt__config.fio]="verify_backlog_batch is not supported yet"
+	[spdk__spdk__test_ocf_integrity_test.fio]="serialize_overlap is not supported yet"
+	[awslabs__mountpoint-s3__mountpoint-s3_scripts_fio_write_latency_time_to_write_one_byte_file.fio]="unlink_each_loop is not supported yet"
+	[smithoh__weka-oci-be-as-client-mop__fio.job]="no posixaio engine"
+	[xweichu__GlueLoader__fio_test.fio]="no posixaio engine"
+	[joelandman__toolchain__fio_sr.fio]="no vsync engine"
+	[joelandman__toolchain__fio_srjbod.fio]="no vsync engine"
+	[joelandman__toolchain__fio_swp.fio]="no vsync engine"
+	[awslabs__mountpoint-s3__mountpoint-s3_scripts_fio_create_create_files_100.fio]="no filecreate engine"
+	[Azure__azure-storage-fuse__perf_testing_config_benchmark_regression_metadata_create.fio]="no filecreate engine"
+	[Azure__azure-storage-fuse__perf_testing_config_benchmark_regression_metadata_stat.fio]="no filestat engine"
+	[SiliconLanguage__dataplane-emu__fio_test.fio]="no spdk engine (needs SPDK)"
+	[spdk__spdk__app_fio_nvme_example_config.fio]="no spdk engine (needs SPDK)"
+	[colletj__rbdperfscripts__rbd.fio]="no rbd engine (needs Ceph)"
+	[colletj__rbdperfscripts__rbd_mix_4.fio]="no rbd engine (needs Ceph)"
+	[ygtzf__fio-bench__rbd.fio]="no rbd engine (needs Ceph)"
+	[Jack-chang__ceph_install__rbd.fio]="no rbd engine (needs Ceph)"
+	[ankan2013__ceph_benchmark__benchmark_configs_fio_rbd.ini]="no rbd engine (needs Ceph)"
+)
+
+work=$T/work
+python3 "$TOOL" "$SB_BIN" "$DATA" --work "$work" --jobs 2 >"$T/summary.txt" 2>&1 ||
+	bail "fio-realworld.py failed: $(tail -3 "$T/summary.txt")"
+[[ -s $work/report.json ]] || bail "fio-realworld.py wrote no report.json"
+diag "$(tail -1 "$T/summary.txt")"
+
+# One line per file fio accepts: name, verdict (match, refused, or the
+# parity result) and the first problem.
+python3 - "$work/report.json" >"$T/files.txt" <<'EOF'
+import json, sys
+for r in json.load(open(sys.argv[1])):
+    k = r.get("kind")
+    if k == "sb_refuses":
+        print(r["name"], "refused", r.get("sb_error", ""), sep="\t")
+    elif k == "both_accept":
+        d = [p for p in r.get("parity_detail", []) if "tolerated" not in p]
+        print(r["name"], r.get("parity", "?"), (d or [""])[0], sep="\t")
+EOF
+plan "$(($(wc -l <"$T/files.txt") + 1))"
+
+seen=()
+while IFS=$'\t' read -r name verdict detail; do
+	seen+=("$name")
+	if [[ -n ${KNOWN[$name]:-} ]]; then
+		ok "$name: still differs (${KNOWN[$name]}); once it matches, drop it from the list" \
+			test "$verdict" != match
+		continue
+	fi
+	ok "$name: storbench accepts it and does the same I/O as fio" \
+		test "$verdict" = match
+	((TAP_LAST_OK)) || diag "$verdict: $detail"
+done <"$T/files.txt"
+
+missing=()
+for name in "${!KNOWN[@]}"; do
+	[[ " ${seen[*]} " == *" $name "* ]] || missing+=("$name")
+done
+is "${missing[*]}" "" "every file listed as differing is in the corpus and accepted by fio"
+
+done_testing
