@@ -1,0 +1,96 @@
+# fio_compare_tests.sh - run one job file through fio 3.33 and storbench
+# and compare what they did, for the tests of the engines that carry a fio
+# engine's name (vsync, posixaio, cpuio, net, ...). Not a test itself:
+# source it after tests/tap/tap.sh and `sb_tmpdir T`.
+# shellcheck shell=bash
+
+FIO=${SB_DEBIAN_FIO:-/usr/bin/fio}
+
+# fc_have_fio: whether fio 3.33 is here to compare with.
+fc_have_fio() {
+	[[ -x $FIO ]] && "$FIO" --version 2>/dev/null | grep -q '^fio-3\.33'
+}
+
+# fc_run WHO NAME JOBFILE [ARGS...]: run JOBFILE with WHO (fio or sb) in
+# its own directory $T/WHO-NAME, so relative file names land there; the
+# JSON report in $T/NAME.WHO.json, stderr in $T/NAME.WHO.err, the status
+# returned.
+fc_run() {
+	local who=$1 name=$2 job=$3 bin st
+	shift 3
+	[[ $who == fio ]] && bin=$FIO || bin=$SB_BIN
+	mkdir -p "$T/$who-$name"
+	(cd "$T/$who-$name" && "$bin" --output-format=json "$@" "$job" \
+		>"$T/$name.$who.json" 2>"$T/$name.$who.err") && st=0 || st=$?
+	return "$st"
+}
+
+# fc_both NAME JOBFILE [ARGS...]: fc_run for fio, then for storbench;
+# prints "FIO_STATUS:SB_STATUS".
+fc_both() {
+	local a b name=$1
+	shift
+	fc_run fio "$name" "$@" && a=0 || a=$?
+	fc_run sb "$name" "$@" && b=0 || b=$?
+	echo "$a:$b"
+}
+
+# fc_fig JSON EXPR: a Python expression over the report in JSON, with j
+# the first job and jobs all of them (fio prints lines before its JSON).
+fc_fig() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+s = open(sys.argv[1]).read()
+d = json.loads(s[s.index('{'):])
+jobs = d["jobs"]
+j = jobs[0]
+print(eval(sys.argv[2]))
+PY
+}
+
+# fc_ios NAME: "reads writes" of the first job in fio's and storbench's
+# reports, as "fio: R W / sb: R W".
+fc_ios() {
+	local e='"%d %d" % (j["read"]["total_ios"], j["write"]["total_ios"])'
+	echo "fio: $(fc_fig "$T/$1.fio.json" "$e") / sb: $(fc_fig "$T/$1.sb.json" "$e")"
+}
+
+# fc_keys NAME: the keys of fio's first job (at every depth, but the job
+# options' names) that storbench's report lacks; empty when it has them
+# all.
+fc_keys() {
+	python3 - "$T/$1.fio.json" "$T/$1.sb.json" <<'PY'
+import json, sys
+def load(p):
+    s = open(p).read()
+    return json.loads(s[s.index('{'):])["jobs"][0]
+def keys(o, pre=""):
+    out = set()
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if pre == "" and k == "job options":
+                continue
+            out.add(pre + k)
+            out |= keys(v, pre + k + ".")
+    return out
+print(" ".join(sorted(keys(load(sys.argv[1])) - keys(load(sys.argv[2])))))
+PY
+}
+
+# fc_iolog FILE: the I/Os of an iolog as "DIR OFFSET LENGTH" lines, in
+# the order issued. Version 2 (storbench's) has "file dir offset length",
+# version 3 (fio 3.33's) a timestamp before them.
+fc_iolog() {
+	awk 'NR == 1 { v3 = /version 3/; next }
+	     { a = v3 ? $3 : $2; o = v3 ? $4 : $3; l = v3 ? $5 : $4 }
+	     a == "read" || a == "write" || a == "trim" { print a, o, l }' "$1"
+}
+
+# fc_skip_unless_fio N: skip N tests (and say why) when fio is not here;
+# returns 1 then.
+fc_skip_unless_fio() {
+	if ! fc_have_fio; then
+		skip "$1" "fio 3.33 is not installed at $FIO"
+		return 1
+	fi
+}
