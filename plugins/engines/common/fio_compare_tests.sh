@@ -94,3 +94,59 @@ fc_skip_unless_fio() {
 		return 1
 	fi
 }
+
+# Tests fc_seq runs, for the sourcing script's plan.
+# shellcheck disable=SC2034
+FC_SEQ_TESTS=7
+
+# fc_seq ENGINE NAME [GLOBAL-LINE...]: a job file $T/NAME.fio of two jobs
+# on one file "data", a sequential write of 256 KiB in 4 KiB blocks with a
+# fixed buffer_pattern, then (stonewall) a sequential read of it, each
+# recording write_iolog; the GLOBAL-LINEs added to its [global] section
+# (iodepth=8, ...). Run by fio and by storbench and compared: both exit 0;
+# 64 writes, and as many reads as fio's; the same file bytes; the same
+# offsets in the same order for both jobs; fio's JSON keys.
+fc_seq() {
+	local engine=$1 name=$2 e l
+	shift 2
+	{
+		printf '[global]\nioengine=%s\nbs=4k\nsize=256k\n' "$engine"
+		printf 'buffer_pattern=0x5aa5c33c\nfilename=data\n'
+		for l in "$@"; do printf '%s\n' "$l"; done
+		printf '\n[write]\nrw=write\nwrite_iolog=w.log\n'
+		printf '\n[read]\nstonewall\nrw=read\nwrite_iolog=r.log\n'
+	} >"$T/$name.fio"
+	is "$(fc_both "$name" "$T/$name.fio")" 0:0 \
+		"$engine: fio and storbench run the job"
+	if ((!TAP_LAST_OK)); then
+		diag "fio: $(cat "$T/$name.fio.err")"
+		diag "storbench: $(cat "$T/$name.sb.err")"
+	fi
+	is "$(fc_ios "$name")" "fio: 0 64 / sb: 0 64" \
+		"$engine: the write job does 64 writes in both"
+	e='"%d %d" % (jobs[1]["read"]["total_ios"], jobs[1]["write"]["total_ios"])'
+	is "$(fc_fig "$T/$name.sb.json" "$e")" "$(fc_fig "$T/$name.fio.json" "$e")" \
+		"$engine: the read job does as many reads as fio's"
+	ok "$engine: the file holds the bytes fio writes" \
+		cmp "$T/fio-$name/data" "$T/sb-$name/data"
+	is "$(fc_iolog "$T/sb-$name/w.log")" "$(fc_iolog "$T/fio-$name/w.log")" \
+		"$engine: write_iolog has fio's writes, offsets and order"
+	is "$(fc_iolog "$T/sb-$name/r.log")" "$(fc_iolog "$T/fio-$name/r.log")" \
+		"$engine: write_iolog has fio's reads, offsets and order"
+	is "$(fc_keys "$name")" "" "$engine: the JSON has every key of fio's job"
+}
+
+# fc_strace NAME CALLS [ARGS...]: $T/NAME.fio by fio and by storbench
+# under strace -f -e trace=CALLS, each in its own $T/st-WHO, the trace in
+# $T/st-WHO/trace.
+fc_strace() {
+	local who bin name=$1 calls=$2
+	shift 2
+	for who in fio sb; do
+		[[ $who == fio ]] && bin=$FIO || bin=$SB_BIN
+		rm -rf "$T/st-$who" && mkdir "$T/st-$who"
+		(cd "$T/st-$who" && ASAN_OPTIONS=detect_leaks=0 strace -f -qq \
+			-e trace="$calls" -o trace "$bin" "$@" "$T/$name.fio" \
+			>/dev/null 2>&1)
+	done
+}

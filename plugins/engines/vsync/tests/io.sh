@@ -10,29 +10,9 @@ source "$(dirname "$0")/../../common/file_engine_tests.sh"
 source "$(dirname "$0")/../../common/fio_compare_tests.sh"
 sb_tmpdir T
 
-plan $((FE_ROUNDTRIP_TESTS + 14))
+plan $((FE_ROUNDTRIP_TESTS + FC_SEQ_TESTS + 7))
 
 fe_roundtrip vsync "$T/rt" buffered
-
-cat >"$T/seq.fio" <<'EOF2'
-[global]
-ioengine=vsync
-bs=4k
-size=256k
-iodepth=8
-iodepth_batch=${BATCH}
-buffer_pattern=0x5aa5c33c
-filename=data
-
-[write]
-rw=write
-write_iolog=w.log
-
-[read]
-stonewall
-rw=read
-write_iolog=r.log
-EOF2
 
 # vectors BIN CALL: the number of CALL system calls under strace and how
 # many iovecs each had, as "calls:iovecs,iovecs,...(unique)".
@@ -42,36 +22,13 @@ vectors() {
 	echo "$n:$(sed -n "s/^[0-9]* *$2(.*\], \([0-9]*\)) *= [0-9]*\$/\1/p" "$1" | sort -u | tr '\n' ,)"
 }
 
-# traced CALLS: seq.fio by fio and by storbench under strace, each in its
-# own $T/st-WHO, the trace there.
-traced() {
-	local who bin
-	for who in fio sb; do
-		[[ $who == fio ]] && bin=$FIO || bin=$SB_BIN
-		rm -rf "$T/st-$who" && mkdir "$T/st-$who"
-		(cd "$T/st-$who" && ASAN_OPTIONS=detect_leaks=0 strace -f -qq \
-			-e trace="$1" -o trace "$bin" "$T/seq.fio" >/dev/null 2>&1)
-	done
-}
-
-if fc_skip_unless_fio 14; then
+if fc_skip_unless_fio $((FC_SEQ_TESTS + 7)); then
 	export BATCH=8
-	is "$(fc_both seq "$T/seq.fio")" 0:0 "fio and storbench run the job"
-	fc_diag() { diag "fio: $(cat "$T/$1.fio.err") sb: $(cat "$T/$1.sb.err")"; }
-	((TAP_LAST_OK)) || fc_diag seq
-	is "$(fc_ios seq)" "fio: 0 64 / sb: 0 64" "the write job: 64 writes in both"
-	e='"%d %d" % (jobs[1]["read"]["total_ios"], jobs[1]["write"]["total_ios"])'
-	is "$(fc_fig "$T/seq.sb.json" "$e")" "$(fc_fig "$T/seq.fio.json" "$e")" \
-		"the read job: as many reads as fio's ($(fc_fig "$T/seq.fio.json" "$e"))"
-	ok "the file holds the bytes fio writes" cmp "$T/fio-seq/data" "$T/sb-seq/data"
-	is "$(fc_iolog "$T/sb-seq/w.log")" "$(fc_iolog "$T/fio-seq/w.log")" \
-		"write_iolog: the writes at fio's offsets, in fio's order"
-	is "$(fc_iolog "$T/sb-seq/r.log")" "$(fc_iolog "$T/fio-seq/r.log")" \
-		"write_iolog: the reads at fio's offsets, in fio's order"
-	is "$(fc_keys seq)" "" "storbench's JSON has every key of fio's job"
+	# shellcheck disable=SC2016
+	fc_seq vsync seq iodepth=8 'iodepth_batch=${BATCH}'
 
 	if fe_have_strace; then
-		traced writev,readv
+		fc_strace seq writev,readv
 		is "$(vectors "$T/st-sb/trace" writev)" "8:8," \
 			"iodepth_batch=8: 64 sequential writes are 8 writev of 8 iovecs"
 		is "$(vectors "$T/st-sb/trace" writev)" "$(vectors "$T/st-fio/trace" writev)" \
@@ -79,7 +36,7 @@ if fc_skip_unless_fio 14; then
 		is "$(vectors "$T/st-sb/trace" readv)" "$(vectors "$T/st-fio/trace" readv)" \
 			"the reads are fio's readv calls ($(vectors "$T/st-fio/trace" readv))"
 		export BATCH=1
-		traced writev
+		fc_strace seq writev
 		is "$(vectors "$T/st-sb/trace" writev)" "64:1," \
 			"iodepth_batch=1: each write is committed alone, one iovec each"
 		is "$(vectors "$T/st-sb/trace" writev)" "$(vectors "$T/st-fio/trace" writev)" \
