@@ -186,6 +186,16 @@ struct sb_io {
 #define SB_ENGINE_REMOTE (1u << 5)
 
 /*
+ * ABI 2.2. The engine's I/Os move no data (cpuio burns CPU, exec runs a
+ * program): each completed I/O counts as one of its direction, with no
+ * bytes, as fio counts the I/Os of its FIO_NOIO engines (io_bytes and bw
+ * 0, total_ios the I/Os done). Such an engine sets SB_ENGINE_NO_DATA
+ * too, so the host allocates no buffers for it. A 2.1 host would count
+ * each I/O's length, so a plugin built for 2.2 needs a 2.2 host.
+ */
+#define SB_ENGINE_NO_IO (1u << 6)
+
+/*
  * getevents()'s timeout_ns when the worker has no deadline (no runtime=,
  * no stop requested): wait as long as the I/Os take. An engine that must
  * bound a silent server anyway applies its own timeout option.

@@ -162,6 +162,13 @@ int sb_has_min_rate(const struct sb_job_opts *o)
 			return 1;
 	return 0;
 }
+/* The bytes a completed I/O counts for: none with an engine whose I/Os
+ * move no data (SB_ENGINE_NO_IO). */
+static uint64_t io_bytes(const struct sb_worker *w, const struct sb_io *io)
+{
+	return w->rj->eops->flags & SB_ENGINE_NO_IO ? 0 : io->length;
+}
+
 static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 		   int async)
 {
@@ -205,7 +212,8 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	/* Relaxed atomic stores (plain moves): the interval thread reads
 	 * these three while the worker runs. */
 	__atomic_store_n(&d->ios, d->ios + 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&d->bytes, d->bytes + io->length, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->bytes, d->bytes + io_bytes(w, io),
+			 __ATOMIC_RELAXED);
 	if (w->timing.what) {
 		uint64_t lat = now - s->issue_ns;
 		uint64_t slat = async ? s->submit_ns - s->issue_ns : 0;
@@ -225,7 +233,7 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 				     lat - slat, lat);
 	}
 	if (w->timing.min_rate && w->phase == SB_PH_MAIN) {
-		w->meas.cycle_bytes[io->ddir] += io->length;
+		w->meas.cycle_bytes[io->ddir] += io_bytes(w, io);
 		w->meas.cycle_ios[io->ddir]++;
 		check_min_rate(w, now);
 	}
