@@ -160,6 +160,12 @@ struct sb_io {
  * backoff, on env->wake_fd, and queues the same I/O again, until the
  * deadline: not an error. */
 #define SB_Q_BUSY 2
+/* ABI 2.2. The target has no more I/O to give (a network peer closed the
+ * link, a receiver got the sender's close message): the I/O is not done
+ * and not counted, it is the host's again, and the worker's phase ends as
+ * if its size were done, without an error. An asynchronous engine's I/Os
+ * in flight are still reaped. */
+#define SB_Q_END 3
 
 /* struct sb_engine_ops.flags */
 #define SB_ENGINE_ASYNC (1u << 0) /* may keep several I/Os in flight */

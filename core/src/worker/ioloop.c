@@ -456,10 +456,12 @@ static void bad_queue(struct sb_worker *w, int q)
 			  "getevents (a synchronous engine must complete the "
 			  "I/O)");
 	else
-		sb_wbroke(w, &w->eng.h,
-			  "queue() returned %d, which is not SB_Q_COMPLETED, "
-			  "SB_Q_QUEUED, SB_Q_BUSY or a negative error code",
-			  q);
+		sb_wbroke(
+			w, &w->eng.h,
+			"queue() returned %d, which is not SB_Q_COMPLETED, "
+			"SB_Q_QUEUED, SB_Q_BUSY, SB_Q_END or a negative error "
+			"code",
+			q);
 }
 
 /* Queue one I/O; 1 when the loop must stop filling (busy), else 0. */
@@ -518,6 +520,10 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 		/* With nothing in flight, the loop waits before it asks
 		 * again (busy_wait). */
 		*pending = s;
+		return 1;
+	} else if (q == SB_Q_END) {
+		return_slot(w, s);
+		*end = 1;
 		return 1;
 	} else {
 		return_slot(w, s);
