@@ -6,12 +6,13 @@
 # engine whose target has no more to give (a network receiver whose
 # sender closed the link) ends the job there: exit 0, no error, the I/Os
 # done before it counted and the one refused not; with time_based and
-# loops= too, which would otherwise start over.
+# loops= too, which would otherwise start over. struct sb_job.rw: the
+# directions and randomness of rw=, as the engine sees them.
 set -u
 source "$(dirname "$0")/../tap/tap.sh"
 source "$SB_SOURCE_DIR/tests/plugins/plugin_tests.bash"
 
-plan 8
+plan 13
 
 fig='"%d %d %d" % (j["read"]["total_ios"], j["read"]["io_bytes"], j["read"]["bw"])'
 figs() {
@@ -48,5 +49,16 @@ sb --name=j --size=8k --bs=4k --rw=read --loops=10 --output-format=json \
 	--ioengine="$P/q_end.so"
 is "$RC:$(figs "$OUT")" "0:0 $good $((good * 4096))" \
 	"loops=10: the loops end with the target"
+
+# rwbits RW: the job's rw bits as no_io's report publishes them.
+rwbits() {
+	sb --name=j --size=64k --bs=4k --rw="$1" --ioengine="$P/no_io.so"
+	sed -n 's/^  no_io.rw: //p' <<<"$OUT"
+}
+is "$(rwbits read)" 1 "sb_job.rw: read is SB_JOB_READS"
+is "$(rwbits write)" 2 "write is SB_JOB_WRITES"
+is "$(rwbits randrw)" 11 "randrw is reads, writes and SB_JOB_RANDOM"
+is "$(rwbits trimwrite)" 6 "trimwrite is writes and trims"
+is "$(rwbits randtrim)" 12 "randtrim is trims, random"
 
 done_testing

@@ -116,7 +116,16 @@ struct sb_job {
 	int32_t invalidate;	    /* drop the target's cached pages at open */
 	int32_t sync_writes;	    /* SB_SYNC_*, from sync= */
 	uint32_t fallocate;	    /* SB_FALLOC_*, for new or grown files */
+	uint32_t rw;		    /* ABI 2.2: SB_JOB_* bits, what rw= does */
 };
+
+/* struct sb_job.rw (ABI 2.2): the directions the job's rw= issues, and
+ * whether its offsets are random. A network engine needs it before any
+ * I/O: fio's UDP reader binds and its writer connects. */
+#define SB_JOB_READS  (1u << 0)
+#define SB_JOB_WRITES (1u << 1)
+#define SB_JOB_TRIMS  (1u << 2)
+#define SB_JOB_RANDOM (1u << 3)
 
 /*
  * One file or target of a worker. The host owns it and fills path and
