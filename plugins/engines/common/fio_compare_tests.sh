@@ -5,6 +5,10 @@
 # shellcheck shell=bash
 
 FIO=${SB_DEBIAN_FIO:-/usr/bin/fio}
+# The system's Python: a version manager's shim in PATH can take a second
+# to start, and these helpers start it many times.
+FC_PY=python3
+[[ -x /usr/bin/python3 ]] && FC_PY=/usr/bin/python3
 
 # fc_have_fio: whether fio 3.33 is here to compare with.
 fc_have_fio() {
@@ -38,7 +42,7 @@ fc_both() {
 # fc_fig JSON EXPR: a Python expression over the report in JSON, with j
 # the first job and jobs all of them (fio prints lines before its JSON).
 fc_fig() {
-	python3 - "$1" "$2" <<'PY'
+	"$FC_PY" - "$1" "$2" <<'PY'
 import json, sys
 s = open(sys.argv[1]).read()
 d = json.loads(s[s.index('{'):])
@@ -59,7 +63,7 @@ fc_ios() {
 # options' names) that storbench's report lacks; empty when it has them
 # all.
 fc_keys() {
-	python3 - "$T/$1.fio.json" "$T/$1.sb.json" <<'PY'
+	"$FC_PY" - "$T/$1.fio.json" "$T/$1.sb.json" <<'PY'
 import json, sys
 def load(p):
     s = open(p).read()

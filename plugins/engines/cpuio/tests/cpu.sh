@@ -43,14 +43,14 @@ fi
 out=$("$SB_BIN" --output-format=json --name=two --ioengine=cpuio \
 	--cpuload=50 --numjobs=2 --group_reporting --runtime=1 --time_based \
 	2>"$T/err")
-n=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["jobs"][0]["read"]["total_ios"])' "$out")
+n=$("$FC_PY" -c 'import json,sys; print(json.loads(sys.argv[1])["jobs"][0]["read"]["total_ios"])' "$out")
 # 1 s of 100 ms cycles, twice.
 ok "numjobs=2, cpuload=50: two clones of about 10 I/Os ($n)" \
 	test "$n" -ge 16 -a "$n" -le 22
 
 out=$("$SB_BIN" --output-format=json --name=q --ioengine=cpuio \
 	--cpuload=50 --cpumode=qsort --runtime=1 --time_based 2>"$T/err")
-n=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1])["jobs"][0]; print(j["read"]["total_ios"], int(j["usr_cpu"]) > 5)' "$out")
+n=$("$FC_PY" -c 'import json,sys; j=json.loads(sys.argv[1])["jobs"][0]; print(j["read"]["total_ios"], int(j["usr_cpu"]) > 5)' "$out")
 like "$n" "^[1-9][0-9]* True$" "cpumode=qsort: I/Os done, CPU used (I/Os, CPU > 5%: $n)"
 like "$(cat "$T/err")" 'q \(qsort\): ioengine=cpuio, cpuload=50, cpucycle=50000' \
 	"and says its mode, load and cycle as fio does"

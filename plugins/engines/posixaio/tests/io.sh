@@ -46,7 +46,7 @@ out=$(fe_run --name=t --ioengine=posixaio --rw=randrw --bs=4k --size=8m \
 ms=$((($(date +%s%N) - start) / 1000000))
 ok "time_based, runtime=1, iodepth=16: exits 0 within 3 s ($st, $ms ms)" \
 	test "$st" = 0 -a "$ms" -lt 3000
-n=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1])["jobs"][0]; print(j["read"]["total_ios"] + j["write"]["total_ios"])' "$out")
+n=$("$FC_PY" -c 'import json,sys; j=json.loads(sys.argv[1])["jobs"][0]; print(j["read"]["total_ios"] + j["write"]["total_ios"])' "$out")
 ok "and it did I/O ($n)" test "$n" -gt 0
 
 out=$(fe_run --name=e --ioengine=posixaio --rw=write --size=64k \
