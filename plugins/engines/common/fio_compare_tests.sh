@@ -154,3 +154,14 @@ fc_strace() {
 			>/dev/null 2>&1)
 	done
 }
+
+# fc_calls TRACE [MIN]: the system calls of an strace -f trace that
+# succeeded, as "name:count " in name order; with MIN, only the names of
+# those made at least MIN times, as "name ". Signals and resumed calls
+# are not calls.
+fc_calls() {
+	awk '$2 ~ /^[a-z]/ && !/= -1 / { sub(/\(.*/, "", $2); print $2 }' "$1" |
+		sort | uniq -c | awk -v min="${2:-}" '
+			min == "" { printf "%s:%s ", $2, $1 }
+			min != "" && $1 >= min { printf "%s ", $2 }'
+}

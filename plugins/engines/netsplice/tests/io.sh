@@ -21,14 +21,10 @@ if fc_skip_unless_fio $((2 * NE_NETIO_TESTS + NE_STREAM_TESTS + 2)); then
 	if fe_have_strace; then
 		NE_PORT=$(ne_port)
 		ne_job "$T/st.fio" netsplice tcp
-		calls() {
-			awk '$2 !~ /^</ { sub(/\(.*/, "", $2); print $2 }' "$1" | sort | uniq -c |
-				awk '$1 >= 256 { printf "%s ", $2 }'
-		}
 		fc_strace st splice,vmsplice,sendto,recvfrom
-		is "$(calls "$T/st-sb/trace")" "splice vmsplice " \
+		is "$(fc_calls "$T/st-sb/trace" 256)" "splice vmsplice " \
 			"1 MiB each way over splice and vmsplice (256 calls or more each)"
-		is "$(calls "$T/st-sb/trace")" "$(calls "$T/st-fio/trace")" \
+		is "$(fc_calls "$T/st-sb/trace" 256)" "$(fc_calls "$T/st-fio/trace" 256)" \
 			"the calls fio's netsplice makes"
 	else
 		skip 2 "strace cannot run here"

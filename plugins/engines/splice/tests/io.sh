@@ -17,16 +17,13 @@ fe_roundtrip splice "$T/rt" buffered
 if fc_skip_unless_fio $((FC_SEQ_TESTS + 2)); then
 	fc_seq splice seq
 	if fe_have_strace; then
-		# The calls that succeeded: fio's first read tries a vmsplice
-		# into a read-only mapping, which fails with EFAULT, once.
-		calls() {
-			awk '$2 ~ /^[a-z]/ && !/= -1 / { sub(/\(.*/, "", $2); print $2 }' "$1" |
-				sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }'
-		}
+		# fc_calls counts the calls that succeeded: fio's first read
+		# tries a vmsplice into a read-only mapping, which fails with
+		# EFAULT, once.
 		fc_strace seq splice,vmsplice,pwrite64
-		is "$(calls "$T/st-sb/trace")" "splice:128 vmsplice:128 " \
+		is "$(fc_calls "$T/st-sb/trace")" "splice:128 vmsplice:128 " \
 			"64 writes and 64 reads: 128 vmsplice and 128 splice, no pwrite"
-		is "$(calls "$T/st-sb/trace")" "$(calls "$T/st-fio/trace")" \
+		is "$(fc_calls "$T/st-sb/trace")" "$(fc_calls "$T/st-fio/trace")" \
 			"as fio's splice makes them"
 	else
 		skip 2 "strace cannot run here"
