@@ -22,7 +22,8 @@ for _ in range(50):
 
 # ne_job FILE ENGINE PROTO [LINE...]: fio's netio.fio for PROTO (tcp,
 # udp, unix) on $NE_PORT (or the socket $T/WHO-*/sock, relative), 1 MiB
-# in 4 KiB blocks, the writer 250 ms after the reader, and LINEs in
+# in 4 KiB blocks, the writer $NE_DELAY (250 ms unless set) after the
+# reader, and LINEs in
 # [global]. A UDP writer is capped at 2 MiB/s, so that loopback drops
 # nothing, or little: the reader has runtime=20 should it lose the close
 # message.
@@ -39,7 +40,7 @@ ne_job() {
 		tcp) printf 'listen\n' ;;
 		unix) printf 'filename=sock\n' ;;
 		esac
-		printf '\n[sender]\nstartdelay=250ms\nrw=write\n'
+		printf '\n[sender]\nstartdelay=%s\nrw=write\n' "${NE_DELAY:-250ms}"
 		case $proto in
 		unix) printf 'filename=sock\n' ;;
 		udp) printf 'hostname=127.0.0.1\nrate=2m\n' ;;
@@ -59,8 +60,10 @@ ne_netio() {
 	local engine=$1 proto=$2 name="$1-$2" e a b l
 	shift 2
 	for l in "$@"; do name+="-${l%%=*}"; done
+	# fio's reader binds in its init, which on a busy machine may come
+	# later than 250 ms: its writer waits a second, as in fio's example.
 	NE_PORT=$(ne_port)
-	ne_job "$T/$name.fio" "$engine" "$proto" "$@"
+	NE_DELAY=1 ne_job "$T/$name.fio" "$engine" "$proto" "$@"
 	fc_run fio "$name" "$T/$name.fio" && a=0 || a=$?
 	NE_PORT=$(ne_port)
 	ne_job "$T/$name.sb.fio" "$engine" "$proto" "$@"
@@ -138,4 +141,17 @@ ne_stream() {
 		"$engine: a 256 KiB writer sends 256 KiB and fio's 8-byte close message"
 	ok "$engine: the bytes storbench sends are fio's" \
 		cmp "$T/stream.fio" "$T/stream.sb"
+}
+
+# ne_wait_bound PROTO PORT: wait (up to 10 s) until something listens on
+# TCP PORT or is bound to UDP PORT, as a reader started in the background
+# does once its setup ran.
+ne_wait_bound() {
+	local flag=-ltn
+	[[ $1 == udp ]] && flag=-lun
+	for _ in $(seq 200); do
+		ss -H "$flag" "sport = :$2" 2>/dev/null | grep -q . && return 0
+		sleep 0.05
+	done
+	return 1
 }

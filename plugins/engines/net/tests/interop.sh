@@ -24,7 +24,7 @@ if fc_skip_unless_fio 4; then
 			>"$T/x-$proto.json" \
 			2>"$T/x-$proto.err" &
 		pid=$!
-		sleep 0.5
+		ne_wait_bound "$proto" "$port"
 		"$FIO" --name=w --ioengine=net --protocol=$proto --port="$port" \
 			--hostname=127.0.0.1 --rw=write --bs=4k --size=1m \
 			--rate=2m >/dev/null 2>&1

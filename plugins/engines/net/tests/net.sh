@@ -58,7 +58,7 @@ if fe_have_strace; then
 		--port="$port" --rw=read --bs=4k --size=64k --nodelay \
 		>/dev/null 2>&1 &
 	pid=$!
-	sleep 0.5
+	ne_wait_bound tcp "$port"
 	"$SB_BIN" --name=w --ioengine=net --hostname=127.0.0.1 --port="$port" \
 		--rw=write --bs=4k --size=64k --nodelay >/dev/null 2>&1
 	wait "$pid"
