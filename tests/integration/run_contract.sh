@@ -51,7 +51,7 @@ broken "synchronous engine returns SB_Q_QUEUED" \
 	"engine sync_queued: queue() returned SB_Q_QUEUED but the engine has no getevents (a synchronous engine must complete the I/O)" \
 	"$good_ios" --ioengine="$P/sync_queued.so"
 broken "queue() returns an unknown code" \
-	"engine queue_unknown: queue() returned 7, which is not SB_Q_COMPLETED, SB_Q_QUEUED, SB_Q_BUSY or a negative error code" \
+	"engine queue_unknown: queue() returned 7, which is not SB_Q_COMPLETED, SB_Q_QUEUED, SB_Q_BUSY, SB_Q_END or a negative error code" \
 	"$good_ios" --ioengine="$P/queue_unknown.so"
 # SB_Q_BUSY with nothing in flight is "wait and retry" (a session
 # reconnecting), not an error: the job waits on until its deadline.

@@ -116,7 +116,16 @@ struct sb_job {
 	int32_t invalidate;	    /* drop the target's cached pages at open */
 	int32_t sync_writes;	    /* SB_SYNC_*, from sync= */
 	uint32_t fallocate;	    /* SB_FALLOC_*, for new or grown files */
+	uint32_t rw;		    /* ABI 2.2: SB_JOB_* bits, what rw= does */
 };
+
+/* struct sb_job.rw (ABI 2.2): the directions the job's rw= issues, and
+ * whether its offsets are random. A network engine needs it before any
+ * I/O: fio's UDP reader binds and its writer connects. */
+#define SB_JOB_READS  (1u << 0)
+#define SB_JOB_WRITES (1u << 1)
+#define SB_JOB_TRIMS  (1u << 2)
+#define SB_JOB_RANDOM (1u << 3)
 
 /*
  * One file or target of a worker. The host owns it and fills path and
@@ -160,6 +169,12 @@ struct sb_io {
  * backoff, on env->wake_fd, and queues the same I/O again, until the
  * deadline: not an error. */
 #define SB_Q_BUSY 2
+/* ABI 2.2. The target has no more I/O to give (a network peer closed the
+ * link, a receiver got the sender's close message): the I/O is not done
+ * and not counted, it is the host's again, and the worker's phase ends as
+ * if its size were done, without an error. An asynchronous engine's I/Os
+ * in flight are still reaped. */
+#define SB_Q_END 3
 
 /* struct sb_engine_ops.flags */
 #define SB_ENGINE_ASYNC (1u << 0) /* may keep several I/Os in flight */
@@ -184,6 +199,16 @@ struct sb_io {
  * is split only where a URL begins, unless it uses fio's "\:" escapes.
  */
 #define SB_ENGINE_REMOTE (1u << 5)
+
+/*
+ * ABI 2.2. The engine's I/Os move no data (cpuio burns CPU, exec runs a
+ * program): each completed I/O counts as one of its direction, with no
+ * bytes, as fio counts the I/Os of its FIO_NOIO engines (io_bytes and bw
+ * 0, total_ios the I/Os done). Such an engine sets SB_ENGINE_NO_DATA
+ * too, so the host allocates no buffers for it. A 2.1 host would count
+ * each I/O's length, so a plugin built for 2.2 needs a 2.2 host.
+ */
+#define SB_ENGINE_NO_IO (1u << 6)
 
 /*
  * getevents()'s timeout_ns when the worker has no deadline (no runtime=,

@@ -162,6 +162,13 @@ int sb_has_min_rate(const struct sb_job_opts *o)
 			return 1;
 	return 0;
 }
+/* The bytes a completed I/O counts for: none with an engine whose I/Os
+ * move no data (SB_ENGINE_NO_IO). */
+static uint64_t io_bytes(const struct sb_worker *w, const struct sb_io *io)
+{
+	return w->rj->eops->flags & SB_ENGINE_NO_IO ? 0 : io->length;
+}
+
 static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 		   int async)
 {
@@ -205,7 +212,8 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	/* Relaxed atomic stores (plain moves): the interval thread reads
 	 * these three while the worker runs. */
 	__atomic_store_n(&d->ios, d->ios + 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&d->bytes, d->bytes + io->length, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->bytes, d->bytes + io_bytes(w, io),
+			 __ATOMIC_RELAXED);
 	if (w->timing.what) {
 		uint64_t lat = now - s->issue_ns;
 		uint64_t slat = async ? s->submit_ns - s->issue_ns : 0;
@@ -225,7 +233,7 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 				     lat - slat, lat);
 	}
 	if (w->timing.min_rate && w->phase == SB_PH_MAIN) {
-		w->meas.cycle_bytes[io->ddir] += io->length;
+		w->meas.cycle_bytes[io->ddir] += io_bytes(w, io);
 		w->meas.cycle_ios[io->ddir]++;
 		check_min_rate(w, now);
 	}
@@ -448,10 +456,12 @@ static void bad_queue(struct sb_worker *w, int q)
 			  "getevents (a synchronous engine must complete the "
 			  "I/O)");
 	else
-		sb_wbroke(w, &w->eng.h,
-			  "queue() returned %d, which is not SB_Q_COMPLETED, "
-			  "SB_Q_QUEUED, SB_Q_BUSY or a negative error code",
-			  q);
+		sb_wbroke(
+			w, &w->eng.h,
+			"queue() returned %d, which is not SB_Q_COMPLETED, "
+			"SB_Q_QUEUED, SB_Q_BUSY, SB_Q_END or a negative error "
+			"code",
+			q);
 }
 
 /* Queue one I/O; 1 when the loop must stop filling (busy), else 0. */
@@ -510,6 +520,10 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 		/* With nothing in flight, the loop waits before it asks
 		 * again (busy_wait). */
 		*pending = s;
+		return 1;
+	} else if (q == SB_Q_END) {
+		return_slot(w, s);
+		*end = 1;
 		return 1;
 	} else {
 		return_slot(w, s);

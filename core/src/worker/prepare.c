@@ -820,6 +820,10 @@ static void fill_job_facts(struct sb_runjob *rj)
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		j->bs[d] = rj->opts.bs[d];
 	j->filename = rj->cfg.first_name;
+	j->rw = (sb_rw_uses(&rj->opts, SB_DDIR_READ) ? SB_JOB_READS : 0) |
+		(sb_rw_uses(&rj->opts, SB_DDIR_WRITE) ? SB_JOB_WRITES : 0) |
+		(sb_rw_uses(&rj->opts, SB_DDIR_TRIM) ? SB_JOB_TRIMS : 0) |
+		(sb_rw_is_random(&rj->opts.rw) ? SB_JOB_RANDOM : 0);
 	j->allow_create = rj->opts.allow_file_create;
 	/* fio: pre_read turns invalidate off, or it would undo itself. */
 	j->invalidate = rj->opts.invalidate && !rj->opts.pre_read;
