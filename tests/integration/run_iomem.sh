@@ -13,7 +13,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 30
+plan 31
 
 HAVE_FIO=0
 command -v fio >/dev/null && HAVE_FIO=1
@@ -149,6 +149,16 @@ during=$(grep -c SYSV "/proc/$pid/maps" 2>/dev/null)
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 is "${during:-0}:$(segs "$pid")" "1:0" "mem=shm killed mid-run: its segment was there and is gone"
+
+# A worker with no mapped file (every one here) closes no descriptor it
+# did not open: none of 0, 1 and 2, whose numbers its zeroed regions hold.
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=close -o close.tr "$SB_BIN" --name=a --filename=f --size=64k \
+		--name=b --stonewall --filename=f --size=64k --ioengine=null >/dev/null 2>&1
+	is "$(grep -cE 'close\([012]\)' close.tr)" 0 "two jobs in a row close none of descriptors 0, 1 and 2"
+else
+	skip 1 "strace is not installed"
+fi
 
 # Bad input.
 printf '[j]\nfilename=f\nsize=1m\n\niomem=dram\n' >bad.fio

@@ -108,6 +108,11 @@ static int open_file(struct sb_iomem *m, const char *file, char *err,
 	struct stat st;
 	int e;
 
+	m->file = strdup(file);
+	if (!m->file) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	m->unlink = access(file, F_OK) != 0;
 	m->fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (m->fd < 0) {
@@ -116,11 +121,6 @@ static int open_file(struct sb_iomem *m, const char *file, char *err,
 		snprintf(err, errlen, "cannot open %s for its buffers: %s",
 			 file, strerror(e));
 		return -e;
-	}
-	m->file = strdup(file);
-	if (!m->file) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
 	}
 	if (fstat(m->fd, &st) == 0 && (uint64_t)st.st_size >= m->len)
 		return 0;
@@ -254,7 +254,8 @@ void sb_iomem_free(struct sb_iomem *m)
 		else
 			munmap(m->map, m->len);
 	}
-	if (m->fd >= 0)
+	/* A region never allocated is all zeros: fd 0 there is not ours. */
+	if (m->file && m->fd >= 0)
 		close(m->fd);
 	if (m->unlink && m->file)
 		unlink(m->file);

@@ -2,15 +2,15 @@
 # sg refuses, at run time and naming it, a target that is not a SCSI
 # device, as fio's type check does: a regular file, a character device
 # that is not /dev/sgN, a block device that does not answer SG_IO (a
-# loop device). On a machine with a SCSI generic device (/dev/sg*), a
-# read of it compared with fio 3.33's; this machine (a virtio disk, no
-# SCSI) has none, so that part says it skips.
+# loop device). No SCSI generic device can exist on the machines this
+# suite runs on (a virtio disk; no scsi_debug), so I/O to one is not
+# tested here: the README says so.
 set -u
 source "$(dirname "$0")/../../../../tests/tap/tap.sh"
 source "$(dirname "$0")/../../common/fio_compare_tests.sh"
 sb_tmpdir T
 
-plan 7
+plan 5
 
 dd if=/dev/zero of="$T/f" bs=64k count=1 status=none
 "$SB_BIN" --name=s --ioengine=sg --rw=read --bs=4k --size=64k \
@@ -49,20 +49,5 @@ fi
 	--size=64k --filename=/dev/null >/dev/null 2>"$T/err"
 like "$?:$(cat "$T/err")" "^2:.*sg_write_mode=write_stream is not supported" \
 	"sg_write_mode=write_stream is refused when the job is parsed"
-
-sgdev=
-for d in /dev/sg*; do
-	[[ -r $d && -w $d ]] && sgdev=$d && break
-done
-if [[ -n $sgdev ]] && fc_have_fio; then
-	printf '[r]\nioengine=sg\nfilename=%s\nrw=read\nbs=4k\nsize=1m\nwrite_iolog=r.log\n' \
-		"$sgdev" >"$T/r.fio"
-	is "$(fc_both r "$T/r.fio"):$(fc_ios r)" "0:0:fio: 256 0 / sb: 256 0" \
-		"$sgdev: a 1 MiB read is fio's 256 reads"
-	is "$(fc_iolog "$T/sb-r/r.log")" "$(fc_iolog "$T/fio-r/r.log")" \
-		"$sgdev: at fio's offsets"
-else
-	skip 2 "no SCSI generic device (/dev/sg*) on this machine"
-fi
 
 done_testing
