@@ -12,7 +12,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is needed to decode verify headers"
 
-plan 86
+plan 122
 
 # --- helpers -----------------------------------------------------------------
 
@@ -61,19 +61,76 @@ def xxh32(b, seed=0):
     h ^= h >> 15; h = h * P2 & M; h ^= h >> 13; h = h * P3 & M
     return h ^ (h >> 16)
 
+# fio's other CRCs, as its crc/ sources define them: CRC-7 MSB first
+# (x^7 + x^3 + 1), CRC-16/ARC (0x8005 reflected), CRC-32 MSB first
+# (0x04C11DB7), CRC-64 reflected Jones (0x95AC9329AC4BC9B5), all from 0
+# with no final inversion; its crc32c keeps the register uninverted.
+def _tab(step):
+    out = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = step(c)
+        out.append(c)
+    return out
+_T7 = _tab(lambda c: ((c << 1) ^ 0x12) & 0xff if c & 0x80 else (c << 1) & 0xff)
+_T16 = _tab(lambda c: (c >> 1) ^ 0xA001 if c & 1 else c >> 1)
+_T64 = _tab(lambda c: (c >> 1) ^ 0x95AC9329AC4BC9B5 if c & 1 else c >> 1)
+_T32 = []
+for i in range(256):
+    c = i << 24
+    for _ in range(8):
+        c = ((c << 1) ^ 0x04C11DB7) & M if c & 0x80000000 else (c << 1) & M
+    _T32.append(c)
+
+def crc7(b):
+    c = 0
+    for x in b:
+        c = _T7[((c << 1) ^ x) & 0xff] >> 1
+    return c
+
+def crc16(b):
+    c = 0
+    for x in b:
+        c = (c >> 8) ^ _T16[(c ^ x) & 0xff]
+    return c
+
+def crc32(b):
+    c = 0
+    for x in b:
+        c = ((c << 8) & M) ^ _T32[((c >> 24) ^ x) & 0xff]
+    return c
+
+def crc64(b):
+    c = 0
+    for x in b:
+        c = _T64[(c ^ x) & 0xff] ^ (c >> 8)
+    return c
+
 KINDS = {'md5': 1, 'crc32c': 2, 'crc32c-intel': 2, 'sha256': 3,
-         'xxhash': 4, 'null': 6}
+         'xxhash': 4, 'null': 6, 'crc7': 7, 'crc16': 8, 'crc32': 9,
+         'crc64': 10, 'sha1': 11, 'sha512': 12, 'sha3-224': 13,
+         'sha3-256': 14, 'sha3-384': 15, 'sha3-512': 16,
+         'pattern_hdr': 17, 'meta': 18}
+
+def digest(kind, pay):
+    """The value fio stores for kind; the hashes are the standard ones."""
+    if kind in ('crc32c', 'crc32c-intel'):
+        return struct.pack('<I', crc32c(pay) ^ M)
+    ints = {'xxhash': ('<I', lambda b: xxh32(b, 1)), 'crc7': ('<B', crc7),
+            'crc16': ('<H', crc16), 'crc32': ('<I', crc32),
+            'crc64': ('<Q', crc64)}
+    if kind in ints:
+        return struct.pack(ints[kind][0], ints[kind][1](pay))
+    if kind in ('null', 'meta', 'pattern_hdr'):
+        return b''
+    return hashlib.new(kind.replace('-', '_'), pay).digest()
+
+def hdr_len(kind):
+    return 96 if len(digest(kind, b'')) > 32 else 64
 
 def csum(kind, pay):
-    if kind == 'md5':
-        return hashlib.md5(pay).digest() + bytes(16)
-    if kind == 'sha256':
-        return hashlib.sha256(pay).digest()
-    if kind in ('crc32c', 'crc32c-intel'):
-        return struct.pack('<I', crc32c(pay)) + bytes(28)
-    if kind == 'xxhash':
-        return struct.pack('<I', xxh32(pay)) + bytes(28)
-    return bytes(32)
+    return digest(kind, pay) + bytes(hdr_len(kind) - 32 - len(digest(kind, pay)))
 
 def headers(path, iv, kind):
     """Every iv-byte interval: a valid header for its own offset whose
@@ -81,22 +138,26 @@ def headers(path, iv, kind):
     d = open(path, 'rb').read()
     if not d or len(d) % iv:
         return 'file size %d is not a multiple of %d' % (len(d), iv)
+    L = hdr_len(kind)
     for off in range(0, len(d), iv):
-        h, pay = d[off:off + 64], d[off + 64:off + iv]
+        h, pay = d[off:off + L], d[off + L:off + iv]
         magic, k, ver, hl, o, seed, ln = struct.unpack_from('<4sBBHQQI', h)
-        if magic != b'sbvf' or ver != 1 or hl != 64:
+        if magic != b'sbvf' or ver != 2 or hl != L:
             return '%d: not a header' % off
-        if struct.unpack_from('<I', h, 60)[0] != crc32c(h[:60]):
+        if struct.unpack_from('<I', h, L - 4)[0] != crc32c(h[:L - 4]):
             return '%d: header crc' % off
         if k != KINDS[kind] or o != off or ln != iv:
             return '%d: kind %d offset %d length %d' % (off, k, o, ln)
-        if h[28:60] != csum(kind, pay):
+        if h[28:L - 4] != csum(kind, pay):
             return '%d: payload checksum is not %s' % (off, kind)
     return 'ok'
 
 cmd = sys.argv[1]
 if cmd == 'selftest':   # the reference sums against published values
     print(hex(crc32c(b'123456789')), hex(xxh32(b'')), hex(xxh32(b'abc')))
+elif cmd == 'crccheck':  # fio's CRCs on "123456789" (its crc/ sources give these)
+    b = b'123456789'
+    print(hex(crc7(b)), hex(crc16(b)), hex(crc32(b)), hex(crc32c(b) ^ M), hex(crc64(b)))
 elif cmd == 'headers':
     print(headers(sys.argv[2], int(sys.argv[3]), sys.argv[4]))
 elif cmd == 'seed':     # the write seed stored in the header at an offset
@@ -125,6 +186,8 @@ elif cmd == 'backlog':  # iolog: each write batch of n read back right after
 EOF
 
 vpy() { python3 "$T/vfy.py" "$@"; }
+HAVE_FIO=0
+command -v fio >/dev/null && HAVE_FIO=1
 
 # sb ARGS...: run storbench, output (both streams) in $out, status in $rc.
 sb() {
@@ -159,6 +222,8 @@ zero_block() { dd if=/dev/zero of="$1" bs=4096 seek="$2" count=1 conv=notrunc st
 
 is "$(vpy selftest)" "0xe3069283 0x2cc5d05 0x32d153ff" \
 	"the reference crc32c and xxh32 match their published values"
+is "$(vpy crccheck)" "0x75 0xbb3d 0x89a1897f 0x1cf96d7c 0xe9c6d914c4b8d9ca" \
+	"the reference crc7, crc16, crc32, crc32c and crc64 are fio's (fio 3.33 crc/ sources on 123456789)"
 
 # --- the async engine: whichever of io_uring and libaio works here ----------
 AIO=
@@ -306,9 +371,19 @@ sb "${job[@]}" --verify_only=1
 is "$(io_kib READ)" 24 "ended by block 5, the read of the bad block is counted too (24KiB, as fio)"
 
 # --- every checksum kind round-trips and catches a flipped byte -------------
-for k in md5 crc32c crc32c-intel sha256 xxhash; do
+# fio 3.33 finds the same byte flipped in its own file of the same job, with
+# exit status 1 too, naming the same offset and kind.
+# The headers hold the standard md5, sha1, sha2 and sha3 digests; fio's own
+# sha1 stores its five words in host order, and its sha256 and sha512 are
+# not the standard hashes (fill_sha256 keeps one byte of each state word
+# and pads with a little-endian length, fill_sha512 never finalises), so
+# those three are checked against hashlib, not against fio's bytes.
+declare -A src_rc=()
+: >kinds.fio
+for k in md5 crc32c crc32c-intel sha256 xxhash crc7 crc16 crc32 crc64 sha1 \
+	sha512 sha3-224 sha3-256 sha3-384 sha3-512; do
 	f=kind_$k
-	job=(--name=j --ioengine=psync --filename="$f" --rw=randwrite --bs=4k --size=256k --verify="$k")
+	job=(--name=j --ioengine=psync --filename="$f" --rw=randwrite --bs=4k --size=64k --verify="$k")
 	sb "${job[@]}"
 	r1=$rc
 	sb "${job[@]}" --verify_only=1
@@ -318,6 +393,25 @@ for k in md5 crc32c crc32c-intel sha256 xxhash; do
 	sb "${job[@]}" --verify_only=1
 	like "$rc:$out" "^1:.*offset 49152: corrupt: ${k%-intel} expected [0-9a-fx]+ got [0-9a-fx]+ \\(first bad byte at offset 53247 " \
 		"verify=$k: the last byte of block 12 flipped is found"
+	src_rc[$k]=$rc
+	printf '[%s]\nfilename=fio_%s\nverify=%s\n' "$k" "$k" "$k" >>kinds.fio
+done
+# fio runs the same jobs, one job per kind in one job file; its exit status
+# counts the jobs that failed (backend.c: exit_value++), 15 here.
+if ((HAVE_FIO)); then
+	fio --ioengine=psync --rw=randwrite --bs=4k --size=64k kinds.fio >/dev/null 2>&1
+	for k in "${!src_rc[@]}"; do flip fio_$k $((12 * 4096 + 4095)); done
+	fout=$(fio --ioengine=psync --rw=randwrite --bs=4k --size=64k --verify_only=1 kinds.fio 2>&1)
+	frc=$?
+fi
+for k in md5 crc32c crc32c-intel sha256 xxhash crc7 crc16 crc32 crc64 sha1 \
+	sha512 sha3-224 sha3-256 sha3-384 sha3-512; do
+	if ((HAVE_FIO)); then
+		like "$frc:${src_rc[$k]}:$fout" "^15:1:.*${k%-intel}: verify failed at file fio_$k offset 49152, length 4096" \
+			"verify=$k: fio finds the same byte in its file at the same offset; both fail"
+	else
+		skip 1 "fio is not installed"
+	fi
 done
 # null writes headers but checks nothing, as fio's verify=null.
 f=kind_null
@@ -329,7 +423,7 @@ sb "${job[@]}" --verify_only=1
 is "$r1 $rc $(vpy headers $f 4096 null)" "0 0 ok" \
 	"verify=null: headers with an empty checksum, and a flipped byte passes (nothing is checked)"
 # A block written by one kind is not passed by another.
-sb --name=j --ioengine=psync --filename=kind_md5 --rw=randwrite --bs=4k --size=256k \
+sb --name=j --ioengine=psync --filename=kind_md5 --rw=randwrite --bs=4k --size=64k \
 	--verify=sha256 --verify_only=1
 like "$rc:$out" "^1:.*offset [0-9]+: wrong verify kind: header written for md5 expected sha256" \
 	"an md5 file checked as sha256: wrong verify kind"
@@ -354,8 +448,6 @@ like "$out" "verify failed on iv2: offset 0: no valid verify header" "a zeroed b
 # the same job, in each of fio's pattern syntaxes.
 printf 'ABCxyz' >patfile
 pat_job=(--name=j --ioengine=psync --rw=write --bs=4k --size=64k --verify=pattern)
-HAVE_FIO=0
-command -v fio >/dev/null && HAVE_FIO=1
 for p in 0xdeadbeef '"hello"' 1234 "'patfile'"; do
 	if ((!HAVE_FIO)); then
 		skip 1 "fio is not installed"
@@ -475,8 +567,8 @@ sb --name=j --ioengine=psync --filename=st --rw=read --bs=4k --size=1m --verify=
 like "$rc:$out" "^2:.*verify needs a job that writes" "rw=read with verify, without verify_only: refused"
 sb --name=j --ioengine=null --rw=write --bs=4k --size=1m --verify=md5
 like "$rc:$out" "^2:.*engine null moves no data: nothing to verify" "the null engine: refused"
-sb --name=j --ioengine=psync --filename=st --rw=write --bs=4k --size=1m --verify=crc64
-like "$rc:$out" "^2:.*verify=crc64 is not supported yet" "verify=crc64: refused, not supported yet"
+sb --name=j --ioengine=psync --filename=st --rw=write --bs=4k --size=1m --verify=pattern_hdr
+like "$rc:$out" "^2:.*verify=pattern_hdr needs verify_pattern" "verify=pattern_hdr without a pattern: refused"
 sb --name=j --ioengine=psync --filename=st --rw=write --bs=4k --size=1m --verify=pattern
 like "$rc:$out" "^2:.*verify=pattern needs verify_pattern" "verify=pattern without a pattern: refused"
 

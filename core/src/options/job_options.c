@@ -46,10 +46,11 @@ const char *const sb_unified_names[] = {
 const char *const sb_sync_names[] = {"none", "0", "sync", "1", "dsync", NULL};
 /* Every fio verify= value; prepare.c refuses those storbench cannot check. */
 const char *const sb_verify_names[] = {
-	"0",	    "none",    "md5",  "crc32c",   "crc32c-intel", "sha256",
-	"xxhash",   "pattern", "null", "crc64",	   "crc32",	   "crc16",
-	"crc7",	    "sha512",  "sha1", "sha3-224", "sha3-256",	   "sha3-384",
-	"sha3-512", "meta",    NULL};
+	"0",	       "none",	   "md5",      "crc32c",   "crc32c-intel",
+	"sha256",      "xxhash",   "pattern",  "null",	   "crc64",
+	"crc32",       "crc16",	   "crc7",     "sha512",   "sha1",
+	"sha3-224",    "sha3-256", "sha3-384", "sha3-512", "meta",
+	"pattern_hdr", NULL};
 
 #define OPT(n, f) .name = n, .offset = offsetof(struct sb_job_opts, f)
 

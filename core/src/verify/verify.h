@@ -19,7 +19,23 @@ enum sb_verify_kind {
 	SB_VERIFY_XXHASH,
 	SB_VERIFY_PATTERN, /* no header: every byte is verify_pattern */
 	SB_VERIFY_NULL,	   /* fio's "null": write headers, check nothing */
+	SB_VERIFY_CRC7,
+	SB_VERIFY_CRC16,
+	SB_VERIFY_CRC32,
+	SB_VERIFY_CRC64,
+	SB_VERIFY_SHA1,
+	SB_VERIFY_SHA512,
+	SB_VERIFY_SHA3_224,
+	SB_VERIFY_SHA3_256,
+	SB_VERIFY_SHA3_384,
+	SB_VERIFY_SHA3_512,
+	SB_VERIFY_PATTERN_HDR, /* a header, then verify_pattern */
+	SB_VERIFY_META,	       /* fio's "meta": the header alone is checked */
+	SB_VERIFY_KINDS,
 };
+
+/* The largest digest a kind stores (sha512, sha3-512). */
+#define SB_VERIFY_DIGEST_MAX 64
 
 struct sb_verify_cfg {
 	int kind;	   /* enum sb_verify_kind */
@@ -51,10 +67,20 @@ int sb_verify_check(const struct sb_verify_cfg *c, const void *buf,
 		    uint64_t len, uint64_t offset, uint64_t seed, char *why,
 		    size_t whylen);
 
-/* Checksums, exposed for tests and reuse. out sizes: md5 16, sha256 32. */
+/* The kind's fio name ("sha3-256"), or "unknown". */
+const char *sb_verify_kind_name(int kind);
+
+/*
+ * The digest fio's verify=kind stores for data: out receives the value fio
+ * computes for the same bytes (the CRCs and xxhash as little-endian
+ * integers, the hashes as their bytes). Returns its size in bytes, 0 for a
+ * kind without one. out holds SB_VERIFY_DIGEST_MAX bytes.
+ */
+size_t sb_verify_digest(int kind, const void *data, size_t len,
+			unsigned char *out);
+
+/* CRC-32C as iSCSI and ext4 define it (inverted on entry and exit), so a
+ * running value chains: crc of a then b == sb_crc32c(sb_crc32c(0, a), b). */
 uint32_t sb_crc32c(uint32_t crc, const void *data, size_t len);
-void sb_md5(const void *data, size_t len, unsigned char out[16]);
-void sb_sha256(const void *data, size_t len, unsigned char out[32]);
-uint32_t sb_xxh32(const void *data, size_t len, uint32_t seed);
 
 #endif

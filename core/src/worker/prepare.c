@@ -253,11 +253,15 @@ static int settle_pattern(struct sb_ctx *ctx, struct sb_runjob *rj,
 	return 0;
 }
 
-/* Which fio verify= values storbench checks, by index in the names. */
+/* The kind of each verify= value, by index in sb_verify_names. */
 static const int verify_kinds[] = {
-	SB_VERIFY_NONE,	  SB_VERIFY_NONE,    SB_VERIFY_MD5,
-	SB_VERIFY_CRC32C, SB_VERIFY_CRC32C,  SB_VERIFY_SHA256,
-	SB_VERIFY_XXHASH, SB_VERIFY_PATTERN, SB_VERIFY_NULL,
+	SB_VERIFY_NONE,	    SB_VERIFY_NONE,	SB_VERIFY_MD5,
+	SB_VERIFY_CRC32C,   SB_VERIFY_CRC32C,	SB_VERIFY_SHA256,
+	SB_VERIFY_XXHASH,   SB_VERIFY_PATTERN,	SB_VERIFY_NULL,
+	SB_VERIFY_CRC64,    SB_VERIFY_CRC32,	SB_VERIFY_CRC16,
+	SB_VERIFY_CRC7,	    SB_VERIFY_SHA512,	SB_VERIFY_SHA1,
+	SB_VERIFY_SHA3_224, SB_VERIFY_SHA3_256, SB_VERIFY_SHA3_384,
+	SB_VERIFY_SHA3_512, SB_VERIFY_META,	SB_VERIFY_PATTERN_HDR,
 };
 
 static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
@@ -268,13 +272,11 @@ static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 	const char *where = where_of(rj, "verify");
 
 	if ((size_t)o->verify >= n)
-		return sb_err(ctx, -EOPNOTSUPP,
-			      "%s: verify=%s is not supported yet (storbench "
-			      "checks md5, crc32c, sha256, xxhash, pattern "
-			      "and null)",
+		return sb_err(ctx, -EOPNOTSUPP, "%s: verify=%s is unknown",
 			      where, sb_verify_names[o->verify]);
 	v->kind = verify_kinds[o->verify];
-	/* fio: a verify_pattern alone means verify=pattern. */
+	/* fio 3.33: a verify_pattern alone means a header, then the pattern
+	 * (its VERIFY_PATTERN, which later fio names pattern_hdr). */
 	if (o->verify_pattern) {
 		if (settle_pattern(ctx, rj, "verify_pattern", o->verify_pattern,
 				   rj->cfg.vpattern, &plen, 1))
@@ -282,14 +284,16 @@ static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 		v->pattern = rj->cfg.vpattern;
 		v->pattern_len = plen;
 		if (!v->kind)
-			v->kind = SB_VERIFY_PATTERN;
+			v->kind = SB_VERIFY_PATTERN_HDR;
 	}
 	if (!v->kind)
 		return 0;
-	if (v->kind == SB_VERIFY_PATTERN && !v->pattern)
-		return sb_err(
-			ctx, -EINVAL,
-			"%s: verify=pattern needs verify_pattern=", where);
+	if ((v->kind == SB_VERIFY_PATTERN ||
+	     v->kind == SB_VERIFY_PATTERN_HDR) &&
+	    !v->pattern)
+		return sb_err(ctx, -EINVAL,
+			      "%s: verify=%s needs verify_pattern=", where,
+			      sb_verify_names[o->verify]);
 	v->interval = o->verify_interval;
 	if (!sb_rw_uses(o, SB_DDIR_WRITE) && !o->verify_only)
 		return sb_err(ctx, -EINVAL,
