@@ -12,7 +12,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is needed to decode verify headers"
 
-plan 122
+plan 128
 
 # --- helpers -----------------------------------------------------------------
 
@@ -478,6 +478,47 @@ like "$rc:$out" "^1:.*offset 0: corrupt: byte at offset 3 is 0xef expected 0xee"
 sb --name=j --ioengine=psync --filename=mp --rw=write --bs=4k --size=64k --verify=md5 --verify_pattern='"zork"'
 is "$rc $(vpy headers mp 4096 md5) $(vpy payload mp zork 4096)" "0 ok True" \
 	"verify=md5 with verify_pattern: headers, then the pattern as payload"
+
+# pattern_hdr: a header, then the pattern. fio 3.33 has no such verify=
+# value (later fio names it so), but writes exactly that for a
+# verify_pattern given without verify=, and so does storbench.
+ph_job=(--name=j --ioengine=psync --rw=write --bs=4k --size=64k --verify_pattern='"zork"')
+sb "${ph_job[@]}" --filename=ph --verify=pattern_hdr
+is "$rc $(vpy headers ph 4096 pattern_hdr) $(vpy payload ph zork 4096)" "0 ok True" \
+	"verify=pattern_hdr: a valid header on each block, then the pattern"
+cp ph ph_named
+rm -f ph
+sb "${ph_job[@]}" --filename=ph
+is "$rc $(cksum <ph)" "0 $(cksum <ph_named)" \
+	"verify_pattern without verify=: the same file as verify=pattern_hdr"
+if ((HAVE_FIO)); then
+	rm -f fph
+	fio "${ph_job[@]}" --filename=fph >/dev/null 2>&1
+	is "$(python3 -c '
+import sys
+d = open("fph", "rb").read()
+print(all(d[o:o + 2] == b"\xca\xac" and d[o + 40:o + 4096] == (b"zork" * 1024)[:4056]
+          for o in range(0, len(d), 4096)), len(d))')" "True 65536" \
+		"fio with verify_pattern alone writes the same: its header, then the pattern"
+else
+	skip 1 "fio is not installed"
+fi
+flip ph 5000
+sb "${ph_job[@]}" --filename=ph --verify=pattern_hdr --verify_only=1
+like "$rc:$out" "^1:.*verify failed on ph: offset 4096: corrupt: pattern_hdr: byte at offset 5000 is 0x$(byte_at ph 5000) expected 0x$(byte_at ph_named 5000)" \
+	"pattern_hdr: a changed payload byte is found, named with its kind, offset and both values"
+if ((HAVE_FIO)); then
+	flip fph 5000
+	fout=$(fio "${ph_job[@]}" --filename=fph --verify_only=1 2>&1)
+	like "$?:$fout" "^1:.*pattern: verify failed at file fph offset 4096" \
+		"fio finds its changed byte in the same block, exit status 1 as storbench"
+else
+	skip 1 "fio is not installed"
+fi
+flip ph 1 # the header's magic
+sb "${ph_job[@]}" --filename=ph --verify_only=1
+like "$rc:$out" "^1:.*verify failed on ph: offset 0: no valid verify header" \
+	"pattern_hdr: a damaged header is found as such"
 
 # --- verify_backlog ---------------------------------------------------------
 # 1000 writes with verify_backlog=16: after every 16 writes those 16 are
