@@ -12,7 +12,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is needed to decode verify headers"
 
-plan 128
+plan 133
 
 # --- helpers -----------------------------------------------------------------
 
@@ -519,6 +519,42 @@ flip ph 1 # the header's magic
 sb "${ph_job[@]}" --filename=ph --verify_only=1
 like "$rc:$out" "^1:.*verify failed on ph: offset 0: no valid verify header" \
 	"pattern_hdr: a damaged header is found as such"
+
+# --- verify_offset ----------------------------------------------------------
+# The header swapped with the bytes 512 into each block, as fio's memswp
+# does: the magic of each tool's header sits at byte 512 of every block of
+# its file, and both verify their own file.
+vo_job=(--name=j --ioengine=psync --rw=randwrite --bs=4k --size=64k --verify=crc32c --verify_offset=512)
+magic_at() { # magic_at FILE OFFSET HEX: is HEX at OFFSET of every 4k block?
+	python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read()
+o, m = int(sys.argv[2]), bytes.fromhex(sys.argv[3])
+print(len(d) > 0 and all(d[b + o:b + o + len(m)] == m for b in range(0, len(d), 4096)))' "$@"
+}
+sb "${vo_job[@]}" --filename=vo
+r1=$rc
+sb "${vo_job[@]}" --filename=vo --verify_only=1
+is "$r1 $rc $(magic_at vo 512 73627666) $(magic_at vo 0 73627666)" "0 0 True False" \
+	"verify_offset=512: storbench's header at byte 512 of each block, write and verify_only pass"
+if ((HAVE_FIO)); then
+	rm -f fvo
+	fio "${vo_job[@]}" --filename=fvo >/dev/null 2>&1
+	fio "${vo_job[@]}" --filename=fvo --verify_only=1 >/dev/null 2>&1
+	is "$? $(magic_at fvo 512 caac)" "0 True" \
+		"fio with the same job: its header at byte 512 of each block too, and it verifies"
+else
+	skip 1 "fio is not installed"
+fi
+flip vo $((3 * 4096 + 512 + 9)) # the moved header's offset field
+sb "${vo_job[@]}" --filename=vo --verify_only=1
+like "$rc:$out" "^1:.*verify failed on vo: offset 12288: no valid verify header: header checksum mismatch" \
+	"verify_offset: a damaged byte of the moved header is found"
+sb "${vo_job[@]}" --filename=vo --verify_offset=20
+like "$rc:$out" "^2:.*verify_offset=20 is below fio's minimum, 40" "verify_offset=20: refused, as fio refuses it"
+sb "${vo_job[@]}" --filename=vo --verify_offset=4090
+like "$rc:$out" "^2:.*verify_offset=4090: storbench's 64-byte crc32c header must lie past its own place and inside each 4096-byte interval" \
+	"verify_offset past the block's end: refused before any I/O"
 
 # --- verify_backlog ---------------------------------------------------------
 # 1000 writes with verify_backlog=16: after every 16 writes those 16 are

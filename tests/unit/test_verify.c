@@ -449,9 +449,9 @@ static void test_payload_differs(void)
 }
 
 /* Check and expect -EILSEQ with every word in words (NULL-terminated). */
-static void expect_fault(const struct sb_verify_cfg *c, const void *b,
-			 uint64_t len, uint64_t off, uint64_t seed,
-			 const char *what, const char *const *words)
+static void expect_fault(const struct sb_verify_cfg *c, void *b, uint64_t len,
+			 uint64_t off, uint64_t seed, const char *what,
+			 const char *const *words)
 {
 	char why[512] = "";
 	int rc = sb_verify_check(c, b, len, off, seed, why, sizeof(why));
@@ -556,6 +556,39 @@ static void test_other_headers(void)
 		     WORDS("offset 0:", "wrong verify kind",
 			   "written for sha512 expected md5"));
 	free(b);
+}
+
+/* verify_offset: fio's memswp of the header with the bytes at the offset. */
+static void test_hdr_offset(void)
+{
+	struct sb_verify_cfg c = cfg(SB_VERIFY_CRC32C, 0);
+	unsigned char *b = malloc(8192), *plain = malloc(8192);
+	char why[256];
+
+	if (!b || !plain)
+		bail("out of memory");
+	sb_verify_fill(&c, plain, 4096, 4096, 5);
+	c.hdr_offset = 512;
+	sb_verify_fill(&c, b, 4096, 4096, 5);
+	ok(!memcmp(b + 512, plain, 64) && !memcmp(b, plain + 512, 64) &&
+		   !memcmp(b + 64, plain + 64, 512 - 64) &&
+		   !memcmp(b + 576, plain + 576, 4096 - 576),
+	   "verify_offset=512: header and the bytes at 512 trade places");
+	is_int(sb_verify_check(&c, b, 4096, 4096, 5, why, sizeof(why)), 0,
+	       "verify_offset=512: the check swaps back and passes: %s", why);
+	ok(!memcmp(b, plain, 4096), "after the check the block is as filled");
+	sb_verify_fill(&c, b, 4096, 4096, 5);
+	b[512 + 9] ^= 0x01;
+	expect_fault(&c, b, 4096, 4096, 5, "header at 512 damaged",
+		     WORDS("offset 4096:", "no valid verify header"));
+	ok(sb_verify_offset_fits(&c, 4096) && !sb_verify_offset_fits(&c, 512) &&
+		   (c.hdr_offset = 40, !sb_verify_offset_fits(&c, 4096)) &&
+		   (c.hdr_offset = 4032, sb_verify_offset_fits(&c, 4096)) &&
+		   (c.interval = 1024, !sb_verify_offset_fits(&c, 4096)),
+	   "verify_offset must clear the header and leave it room in the "
+	   "interval");
+	free(b);
+	free(plain);
 }
 
 static void test_exact_messages(void)
@@ -688,8 +721,8 @@ static void test_edges(void)
 int main(void)
 {
 	plan((int)(sizeof(fvecs) / sizeof(fvecs[0])) + (int)(4 * NVECS) + 4 +
-	     1 + 10 + 2 * SB_VERIFY_KINDS + 2 + 6 * (int)NDIGEST_KINDS + 5 + 3 +
-	     5 + 3 + 10);
+	     1 + 10 + 2 * SB_VERIFY_KINDS + 2 + 6 * (int)NDIGEST_KINDS + 5 + 5 +
+	     3 + 5 + 3 + 10);
 
 	test_fio_vectors();
 	test_vectors();
@@ -701,6 +734,7 @@ int main(void)
 	for (size_t i = 0; i < NDIGEST_KINDS; i++)
 		test_faults_for(digest_kinds[i], kname(digest_kinds[i]));
 	test_other_headers();
+	test_hdr_offset();
 	test_exact_messages();
 	test_pattern_kind();
 	test_pattern_payload();

@@ -585,13 +585,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .category = SB_CAT_THREADS},
 
 	/* Verification */
-	{.name = "verify_offset",
-	 .type = "size",
-	 .range = "min=40",
-	 .help = "moves the verify header this many bytes into the block",
-	 .support = SB_SUPPORT_NO,
-	 .note = "the verify header always starts its interval",
-	 .category = SB_CAT_VERIFY},
 	{.name = "verify_dump",
 	 .type = "bool",
 	 .def = "0",

@@ -310,8 +310,9 @@ const struct sb_option sb_core_options[] = {
 	/* Verify. */
 	{OPT("verify", verify), .type = SB_OPT_ENUM, .def = "0",
 	 .choices = sb_verify_names,
-	 .help = "check written data: md5, crc32c, sha256, xxhash, pattern, "
-		 "null"},
+	 .help = "check written data: md5, crc32c, crc7, crc16, crc32, "
+		 "crc64, sha1, sha256, sha512, sha3-224..512, xxhash, pattern, "
+		 "pattern_hdr, meta, null"},
 	{OPT("do_verify", do_verify), .type = SB_OPT_BOOL, .def = "1",
 	 .help = "read back and check after the write phase"},
 	{OPT("verify_only", verify_only), .type = SB_OPT_BOOL,
@@ -326,6 +327,9 @@ const struct sb_option sb_core_options[] = {
 	{OPT("verify_backlog", verify_backlog), .type = SB_OPT_INT, .min = 0,
 	 .max = INT64_MAX,
 	 .help = "check written blocks after every N writes, not at the end"},
+	{OPT("verify_offset", verify_offset), .type = SB_OPT_SIZE,
+	 .help = "swap each verify header with the bytes this far into its "
+		 "interval (at least 40)"},
 
 	/* Errors. */
 	{OPT("continue_on_error", continue_on_error), .type = SB_OPT_STR,

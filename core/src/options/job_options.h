@@ -119,6 +119,7 @@ struct sb_job_opts {
 	char *verify_pattern;
 	int verify_fatal;
 	int64_t verify_backlog;
+	uint64_t verify_offset;
 
 	/* Errors. */
 	char *continue_on_error;

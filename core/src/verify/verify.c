@@ -141,6 +141,32 @@ size_t sb_verify_header_size(const struct sb_verify_cfg *c)
 	return kind_has_header(c->kind) ? hdr_size_of(c->kind) : 0;
 }
 
+int sb_verify_offset_fits(const struct sb_verify_cfg *c, uint64_t min_len)
+{
+	uint64_t hl = sb_verify_header_size(c);
+	uint64_t iv =
+		c->interval && c->interval < min_len ? c->interval : min_len;
+
+	if (!c->hdr_offset || !hl)
+		return 1;
+	return c->hdr_offset >= hl && c->hdr_offset + hl <= iv;
+}
+
+/* fio's memswp(): the header and the bytes at hdr_offset trade places.
+ * Its own inverse; an interval too short for it is left alone, by the
+ * writer and the checker alike. */
+static void swap_hdr(const struct sb_verify_cfg *c, unsigned char *p,
+		     uint64_t n, uint64_t hl)
+{
+	unsigned char t[HDR_SIZE_BIG];
+
+	if (!c->hdr_offset || c->hdr_offset < hl || c->hdr_offset + hl > n)
+		return;
+	memcpy(t, p, hl);
+	memcpy(p, p + c->hdr_offset, hl);
+	memcpy(p + c->hdr_offset, t, hl);
+}
+
 static void hdr_pack(const struct vhdr *h, unsigned char *p)
 {
 	sb_store_le32(p, h->magic);
@@ -365,6 +391,7 @@ static void fill_interval(const struct sb_verify_cfg *c, unsigned char *p,
 	src_fill(&s, p + hl, n - hl);
 	payload_csum(c->kind, p + hl, n - hl, h.csum);
 	hdr_pack(&h, p);
+	swap_hdr(c, p, n, hl);
 }
 
 void sb_verify_fill(const struct sb_verify_cfg *c, void *buf, uint64_t len,
@@ -515,12 +542,13 @@ static int check_payload(const struct vctx *x, const struct vhdr *h,
 		    src_byte(&s, i));
 }
 
-static int check_interval(const struct vctx *x, const unsigned char *p,
-			  uint64_t n, uint64_t at)
+static int check_interval(const struct vctx *x, unsigned char *p, uint64_t n,
+			  uint64_t at, uint64_t hl)
 {
 	struct vhdr h;
 	int rc;
 
+	swap_hdr(x->c, p, n, hl);
 	hdr_unpack(p, &h);
 	rc = check_hdr_valid(x, &h, p, n, at);
 	if (!rc)
@@ -530,12 +558,11 @@ static int check_interval(const struct vctx *x, const unsigned char *p,
 	return rc;
 }
 
-int sb_verify_check(const struct sb_verify_cfg *c, const void *buf,
-		    uint64_t len, uint64_t offset, uint64_t seed, char *why,
-		    size_t whylen)
+int sb_verify_check(const struct sb_verify_cfg *c, void *buf, uint64_t len,
+		    uint64_t offset, uint64_t seed, char *why, size_t whylen)
 {
 	const struct vctx x = {c, seed, why, whylen};
-	const unsigned char *p = buf;
+	unsigned char *p = buf;
 	uint64_t iv, n, hl;
 	int rc;
 
@@ -555,7 +582,7 @@ int sb_verify_check(const struct sb_verify_cfg *c, const void *buf,
 	iv = interval_size(c, len, hl);
 	for (uint64_t pos = 0; pos < len; pos += n) {
 		n = interval_len(iv, len - pos, hl);
-		rc = check_interval(&x, p + pos, n, offset + pos);
+		rc = check_interval(&x, p + pos, n, offset + pos, hl);
 		if (rc)
 			return rc;
 	}

@@ -45,10 +45,19 @@ struct sb_verify_cfg {
 	 * caller owns it; it outlives every call that uses the cfg. */
 	const unsigned char *pattern;
 	size_t pattern_len;
+	/* verify_offset: each header swapped with the bytes this far into its
+	 * interval after the fill, and back before the check. 0: none, else
+	 * at least the header's size, and the header fits after it in every
+	 * interval (sb_verify_offset_fits). */
+	uint64_t hdr_offset;
 };
 
 /* Bytes of the header each interval starts with (0 for PATTERN). */
 size_t sb_verify_header_size(const struct sb_verify_cfg *c);
+
+/* Whether c->hdr_offset is usable for blocks of at least min_len bytes:
+ * past the header, and the header fits after it in every interval. */
+int sb_verify_offset_fits(const struct sb_verify_cfg *c, uint64_t min_len);
 
 /*
  * Fill buf (len bytes, to be written at offset) with verifiable data for the
@@ -61,11 +70,12 @@ void sb_verify_fill(const struct sb_verify_cfg *c, void *buf, uint64_t len,
  * Check len bytes read back from offset against the write identified by
  * seed. Returns 0, or -EILSEQ with why set to one line naming the absolute
  * offset of the first bad interval, what is wrong (no header, misplaced,
- * stale, corrupt) and what was expected against what was found.
+ * stale, corrupt) and what was expected against what was found. With
+ * hdr_offset, the headers are swapped back in buf, which then holds the
+ * block as it was filled.
  */
-int sb_verify_check(const struct sb_verify_cfg *c, const void *buf,
-		    uint64_t len, uint64_t offset, uint64_t seed, char *why,
-		    size_t whylen);
+int sb_verify_check(const struct sb_verify_cfg *c, void *buf, uint64_t len,
+		    uint64_t offset, uint64_t seed, char *why, size_t whylen);
 
 /* The kind's fio name ("sha3-256"), or "unknown". */
 const char *sb_verify_kind_name(int kind);

@@ -2,6 +2,7 @@
 #include "job.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -264,6 +265,18 @@ static const int verify_kinds[] = {
 	SB_VERIFY_SHA3_512, SB_VERIFY_META,	SB_VERIFY_PATTERN_HDR,
 };
 
+/* The smallest block a verify check sees: the smallest write, or the
+ * smallest read for verify_only. */
+static uint64_t verify_min_bs(const struct sb_job_opts *o)
+{
+	uint64_t w = sb_job_dir_min_bs(o, SB_DDIR_WRITE),
+		 r = sb_job_dir_min_bs(o, SB_DDIR_READ);
+
+	if (o->verify_only || !sb_rw_uses(o, SB_DDIR_WRITE))
+		return r;
+	return w;
+}
+
 static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 {
 	const struct sb_job_opts *o = &rj->opts;
@@ -295,6 +308,24 @@ static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 			      "%s: verify=%s needs verify_pattern=", where,
 			      sb_verify_names[o->verify]);
 	v->interval = o->verify_interval;
+	v->hdr_offset = o->verify_offset;
+	if (o->verify_offset && o->verify_offset < 40)
+		return sb_err(ctx, -ERANGE,
+			      "%s: verify_offset=%" PRIu64
+			      " is below fio's minimum, 40",
+			      where_of(rj, "verify_offset"), o->verify_offset);
+	if (!sb_verify_offset_fits(v, verify_min_bs(o)))
+		return sb_err(ctx, -EINVAL,
+			      "%s: verify_offset=%" PRIu64
+			      ": storbench's %zu-byte %s header must lie past "
+			      "its own place and inside each %" PRIu64
+			      "-byte interval",
+			      where_of(rj, "verify_offset"), o->verify_offset,
+			      sb_verify_header_size(v),
+			      sb_verify_names[o->verify],
+			      v->interval && v->interval < verify_min_bs(o)
+				      ? v->interval
+				      : verify_min_bs(o));
 	if (!sb_rw_uses(o, SB_DDIR_WRITE) && !o->verify_only)
 		return sb_err(ctx, -EINVAL,
 			      "%s: verify needs a job that writes (or "
