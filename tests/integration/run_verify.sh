@@ -12,7 +12,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is needed to decode verify headers"
 
-plan 133
+plan 137
 
 # --- helpers -----------------------------------------------------------------
 
@@ -183,6 +183,22 @@ elif cmd == 'backlog':  # iolog: each write batch of n read back right after
         if sorted(w) != sorted(r) or len(w) > n or (len(w) < n and not last):
             bad += 1
     print('%d batches, %d bad' % (batches, bad))
+elif cmd == 'runs':     # iolog (version 2 or 3): "16w 4r 4w ..." and
+    # whether each read is the oldest write not yet read back (fio's FIFO)
+    at = 2 if sys.argv[2] == '3' else 1
+    ios = [(l.split()[at][0], l.split()[at + 1]) for l in open(sys.argv[3])
+           if l.split()[at:at + 1] in (['read'], ['write'])]
+    runs, q, fifo = [], [], True
+    for d, o in ios:
+        if runs and runs[-1][1] == d:
+            runs[-1][0] += 1
+        else:
+            runs.append([1, d])
+        if d == 'w':
+            q.append(o)
+        else:
+            fifo &= bool(q) and q.pop(0) == o
+    print(' '.join('%d%s' % (n, d) for n, d in runs), 'fifo' if fifo and not q else 'not fifo')
 EOF
 
 vpy() { python3 "$T/vfy.py" "$@"; }
@@ -570,6 +586,39 @@ if [[ -n $AIO ]]; then
 		--size=4000k --verify=md5 --verify_backlog=32 --write_iolog=bla.log
 	is "$rc:$(findings) $(vpy backlog bla.log 32)" "0: 32 batches, 0 bad" \
 		"$AIO iodepth=16, verify_backlog=32: passes, each batch read back after it"
+else
+	skip 1 "neither io_uring nor libaio works here"
+fi
+
+# verify_backlog_batch: fio's check_get_verify, oldest write first. With 4
+# of each 16, after the first 16 writes 4 are read back every 4 writes; with
+# 24, the 16 then each later write right after it until 8 more are read.
+# The runs of writes and reads match fio's own iolog of the same job.
+for b in 4 24; do
+	job=(--name=j --ioengine=psync --rw=randwrite --bs=4k --size=256k --verify=crc32c
+		--verify_backlog=16 --verify_backlog_batch=$b)
+	rm -f bb bb.log
+	sb "${job[@]}" --filename=bb --write_iolog=bb.log
+	mine=$(vpy runs 2 bb.log)
+	if ((HAVE_FIO)); then
+		rm -f fbb fbb.log
+		fio "${job[@]}" --filename=fbb --write_iolog=fbb.log >/dev/null 2>&1
+		theirs=$(vpy runs 3 fbb.log)
+	else
+		theirs=$mine
+	fi
+	is "$rc:$(findings) $mine" "0: $theirs" \
+		"verify_backlog_batch=$b: passes, each read the oldest unread write, the same runs as fio's ($theirs)"
+done
+sb --name=j --ioengine=psync --rw=randwrite --bs=4k --size=256k --verify=crc32c \
+	--verify_backlog=16 --verify_backlog_batch=4 --filename=bb --write_iolog=bb.log
+like "$(vpy runs 2 bb.log)" "^16w 4r 4w 4r .* 4w 16r fifo$" \
+	"verify_backlog_batch=4: 16 writes, then 4 reads every 4 writes, the last 16 at the end"
+if [[ -n $AIO ]]; then
+	sb --name=j --ioengine="$AIO" --iodepth=16 --filename=bba --rw=randwrite --bs=4k \
+		--size=1m --verify=md5 --verify_backlog=32 --verify_backlog_batch=8 --write_iolog=bba.log
+	like "$rc:$(findings) $(vpy runs 2 bba.log)" "^0: 32w 8r 8w 8r .* fifo$" \
+		"$AIO iodepth=16, verify_backlog_batch=8: passes, the same runs in FIFO order"
 else
 	skip 1 "neither io_uring nor libaio works here"
 fi

@@ -601,13 +601,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .support = SB_SUPPORT_NO,
 	 .note = "verify reads run in the job's own thread",
 	 .category = SB_CAT_VERIFY},
-	{.name = "verify_backlog_batch",
-	 .type = "int",
-	 .range = "min=0",
-	 .help = "how many blocks each backlog verify pass checks",
-	 .support = SB_SUPPORT_NO,
-	 .note = "each backlog is checked whole",
-	 .category = SB_CAT_VERIFY},
 	{.name = "experimental_verify",
 	 .type = "bool",
 	 .help = "verifies by replaying the offset sequence instead of logging "

@@ -327,6 +327,10 @@ const struct sb_option sb_core_options[] = {
 	{OPT("verify_backlog", verify_backlog), .type = SB_OPT_INT, .min = 0,
 	 .max = INT64_MAX,
 	 .help = "check written blocks after every N writes, not at the end"},
+	{OPT("verify_backlog_batch", verify_backlog_batch), .type = SB_OPT_INT,
+	 .min = 0, .max = INT64_MAX,
+	 .help = "blocks each verify_backlog pass reads back (default: "
+		 "verify_backlog)"},
 	{OPT("verify_offset", verify_offset), .type = SB_OPT_SIZE,
 	 .help = "swap each verify header with the bytes this far into its "
 		 "interval (at least 40)"},

@@ -120,6 +120,7 @@ struct sb_job_opts {
 	int verify_fatal;
 	int64_t verify_backlog;
 	uint64_t verify_offset;
+	int64_t verify_backlog_batch;
 
 	/* Errors. */
 	char *continue_on_error;
