@@ -12,7 +12,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is needed to decode verify headers"
 
-plan 137
+plan 144
 
 # --- helpers -----------------------------------------------------------------
 
@@ -571,6 +571,62 @@ like "$rc:$out" "^2:.*verify_offset=20 is below fio's minimum, 40" "verify_offse
 sb "${vo_job[@]}" --filename=vo --verify_offset=4090
 like "$rc:$out" "^2:.*verify_offset=4090: storbench's 64-byte crc32c header must lie past its own place and inside each 4096-byte interval" \
 	"verify_offset past the block's end: refused before any I/O"
+
+# --- verify_dump ------------------------------------------------------------
+# A bad block is written out as fio names it: the target's basename, the
+# interval's offset, and received/expected for bad data or hdr_fail for a
+# bad header, in the current directory. The same job through fio makes the
+# same set of files.
+mkdir -p dumps/sub
+dump_job=(--name=j --ioengine=psync --rw=write --bs=4k --size=64k --verify=md5
+	--continue_on_error=verify)
+damage_two() { # damage_two FILE: a payload byte of block 1, the magic of block 8
+	printf 'X' | dd of="$1" bs=1 seek=5000 conv=notrunc status=none
+	printf 'X' | dd of="$1" bs=1 seek=$((8 * 4096 + 3)) conv=notrunc status=none
+}
+(
+	cd dumps || exit 1
+	sb "${dump_job[@]}" --filename=sub/vd
+	cp sub/vd vd.pristine
+	damage_two sub/vd
+	sb "${dump_job[@]}" --filename=sub/vd --verify_only=1
+	echo "$rc" >sb.rc
+	sb "${dump_job[@]}" --filename=sub/vd --verify_only=1 --verify_dump=0 >/dev/null
+	if ((HAVE_FIO)); then
+		fio "${dump_job[@]}" --filename=sub/fvd >/dev/null 2>&1
+		damage_two sub/fvd
+		fio "${dump_job[@]}" --filename=sub/fvd --verify_only=1 --verify_dump=1 >/dev/null 2>&1
+	fi
+)
+block() { dd if="$1" bs=4096 skip="$2" count=1 status=none | cksum; }
+sb_dumps=$(cd dumps && ls vd.[0-9]* 2>/dev/null | tr '\n' ' ')
+is "$(cat dumps/sb.rc) $sb_dumps" "1 " "verify_dump is off by default: no file written"
+sb "${dump_job[@]}" --filename=dumps/sub/vd --verify_only=1 --verify_dump=1
+( cd dumps && "$SB_BIN" "${dump_job[@]}" --filename=sub/vd --verify_only=1 --verify_dump=1 >dump.out 2>&1 )
+sb_dumps=$(cd dumps && ls vd.[0-9]* 2>/dev/null | tr '\n' ' ')
+is "$sb_dumps" "vd.32768.hdr_fail vd.4096.expected vd.4096.received " \
+	"verify_dump=1: the bad data's block as received and expected, the bad header's as hdr_fail, in the current directory"
+if ((HAVE_FIO)); then
+	fio_dumps=$(cd dumps && ls fvd.[0-9]* 2>/dev/null | sed 's/^f//' | tr '\n' ' ')
+	is "$fio_dumps" "$sb_dumps" "fio 3.33 writes the same files for the same job"
+else
+	skip 1 "fio is not installed"
+fi
+is "$(cksum <dumps/vd.4096.received) $(cksum <dumps/vd.4096.expected) $(cksum <dumps/vd.32768.hdr_fail)" \
+	"$(block dumps/sub/vd 1) $(block dumps/vd.pristine 1) $(block dumps/sub/vd 8)" \
+	"received is the block as read, expected the block as written, hdr_fail the block with the bad header"
+like "$(cat dumps/dump.out)" "received data dumped as vd.4096.received" "each dump is named in the output, as fio does"
+# The name comes from a failing offset at run time, so the dump itself is
+# guarded: never through a link, never into anything but a regular file.
+rm -f dumps/vd.[0-9]*
+echo keep >dumps/other
+ln -s other dumps/vd.4096.received
+mknod dumps/vd.4096.expected c 1 3 2>/dev/null || mkfifo dumps/vd.4096.expected
+( cd dumps && "$SB_BIN" "${dump_job[@]}" --filename=sub/vd --verify_only=1 --verify_dump=1 >dump.out 2>&1 )
+like "$(cat dumps/dump.out)" "verify_dump: cannot open vd.4096.received: it is a symbolic link.*verify_dump: vd.4096.expected is not a regular file: not written" \
+	"verify_dump: a symbolic link or a device in the dump's place is refused with a warning"
+is "$(cat dumps/other) $(cksum <dumps/vd.32768.hdr_fail)" "keep $(block dumps/sub/vd 8)" \
+	"the link's target is untouched; the other dump is still written"
 
 # --- verify_backlog ---------------------------------------------------------
 # 1000 writes with verify_backlog=16: after every 16 writes those 16 are

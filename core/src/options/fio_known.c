@@ -585,14 +585,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .category = SB_CAT_THREADS},
 
 	/* Verification */
-	{.name = "verify_dump",
-	 .type = "bool",
-	 .def = "0",
-	 .help = "saves the expected and found data of a block that failed "
-		 "verify",
-	 .support = SB_SUPPORT_NO,
-	 .note = "a bad block is reported by offset and finding, not dumped",
-	 .category = SB_CAT_VERIFY},
 	{.name = "verify_async",
 	 .type = "int",
 	 .def = "0",

@@ -331,6 +331,9 @@ const struct sb_option sb_core_options[] = {
 	 .min = 0, .max = INT64_MAX,
 	 .help = "blocks each verify_backlog pass reads back (default: "
 		 "verify_backlog)"},
+	{OPT("verify_dump", verify_dump), .type = SB_OPT_BOOL, .def = "0",
+	 .help = "write a bad block's data as read and as written to "
+		 "FILE.OFFSET.received and .expected"},
 	{OPT("verify_offset", verify_offset), .type = SB_OPT_SIZE,
 	 .help = "swap each verify header with the bytes this far into its "
 		 "interval (at least 40)"},

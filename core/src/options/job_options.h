@@ -121,6 +121,7 @@ struct sb_job_opts {
 	int64_t verify_backlog;
 	uint64_t verify_offset;
 	int64_t verify_backlog_batch;
+	int verify_dump;
 
 	/* Errors. */
 	char *continue_on_error;

@@ -80,7 +80,15 @@ struct vctx {
 	uint64_t seed;
 	char *why;
 	size_t whylen;
+	struct sb_verify_fault *f;
 };
+
+static void fault_at(const struct vctx *x, uint64_t offset, uint64_t length,
+		     uint64_t at, int header)
+{
+	if (x->f)
+		*x->f = (struct sb_verify_fault){offset, length, at, header};
+}
 
 /* fio's names; digest: bytes of the kind's digest. */
 static const struct {
@@ -553,15 +561,28 @@ static int check_interval(const struct vctx *x, unsigned char *p, uint64_t n,
 	rc = check_hdr_valid(x, &h, p, n, at);
 	if (!rc)
 		rc = check_hdr_fields(x, &h, n, at);
-	if (!rc)
-		rc = check_payload(x, &h, p + h.hdr_len, n - h.hdr_len, at);
+	if (rc) {
+		fault_at(x, at, n, 0, 1);
+		return rc;
+	}
+	rc = check_payload(x, &h, p + h.hdr_len, n - h.hdr_len, at);
+	if (rc)
+		fault_at(x, at, n, 0, 0);
 	return rc;
 }
 
 int sb_verify_check(const struct sb_verify_cfg *c, void *buf, uint64_t len,
 		    uint64_t offset, uint64_t seed, char *why, size_t whylen)
 {
-	const struct vctx x = {c, seed, why, whylen};
+	return sb_verify_check_fault(c, buf, len, offset, seed, why, whylen,
+				     NULL);
+}
+
+int sb_verify_check_fault(const struct sb_verify_cfg *c, void *buf,
+			  uint64_t len, uint64_t offset, uint64_t seed,
+			  char *why, size_t whylen, struct sb_verify_fault *f)
+{
+	const struct vctx x = {c, seed, why, whylen, f};
 	unsigned char *p = buf;
 	uint64_t iv, n, hl;
 	int rc;
@@ -577,14 +598,21 @@ int sb_verify_check(const struct sb_verify_cfg *c, void *buf, uint64_t len,
 	if (c->kind == SB_VERIFY_NONE || c->kind == SB_VERIFY_NULL)
 		return 0;
 	hl = sb_verify_header_size(c);
-	if (!hl || len < hl)
-		return check_bytes(&x, p, len, offset, offset);
+	if (!hl || len < hl) {
+		rc = check_bytes(&x, p, len, offset, offset);
+		if (rc)
+			fault_at(&x, offset, len, 0, 0);
+		return rc;
+	}
 	iv = interval_size(c, len, hl);
 	for (uint64_t pos = 0; pos < len; pos += n) {
 		n = interval_len(iv, len - pos, hl);
 		rc = check_interval(&x, p + pos, n, offset + pos, hl);
-		if (rc)
+		if (rc) {
+			if (f)
+				f->at = pos;
 			return rc;
+		}
 	}
 	return 0;
 }

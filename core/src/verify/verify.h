@@ -77,6 +77,31 @@ void sb_verify_fill(const struct sb_verify_cfg *c, void *buf, uint64_t len,
 int sb_verify_check(const struct sb_verify_cfg *c, void *buf, uint64_t len,
 		    uint64_t offset, uint64_t seed, char *why, size_t whylen);
 
+/* Where a check failed: the interval (or the headerless block) and whether
+ * its header was the fault (fio's "hdr_fail") or its data. */
+struct sb_verify_fault {
+	uint64_t offset, length; /* absolute offset in the file */
+	uint64_t at;		 /* its start within the buffer checked */
+	int header;
+};
+
+/* sb_verify_check, also saying where it failed when it returns -EILSEQ. */
+int sb_verify_check_fault(const struct sb_verify_cfg *c, void *buf,
+			  uint64_t len, uint64_t offset, uint64_t seed,
+			  char *why, size_t whylen, struct sb_verify_fault *f);
+
+/*
+ * verify_dump: len bytes of buf into fio's dump file for a block of
+ * target at offset, "<basename of target>.<offset>.<type>" in the current
+ * directory (type: received, expected, hdr_fail). Only a regular file is
+ * written, never through a symbolic link, never a device, never target
+ * itself (compared by device and inode). 0, or a negative errno with err
+ * saying what was refused or failed; name gets the file's name.
+ */
+int sb_verify_dump(const char *target, uint64_t offset, const char *type,
+		   const void *buf, uint64_t len, char *name, size_t namelen,
+		   char *err, size_t errlen);
+
 /* The kind's fio name ("sha3-256"), or "unknown". */
 const char *sb_verify_kind_name(int kind);
 
