@@ -12,7 +12,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is needed to decode verify headers"
 
-plan 144
+plan 149
 
 # --- helpers -----------------------------------------------------------------
 
@@ -464,7 +464,8 @@ like "$out" "verify failed on iv2: offset 0: no valid verify header" "a zeroed b
 # the same job, in each of fio's pattern syntaxes.
 printf 'ABCxyz' >patfile
 pat_job=(--name=j --ioengine=psync --rw=write --bs=4k --size=64k --verify=pattern)
-for p in 0xdeadbeef '"hello"' 1234 "'patfile'"; do
+# %o is each block's offset, 8 bytes little-endian, where it stands.
+for p in 0xdeadbeef '"hello"' 1234 "'patfile'" %o '"ab"%o"c"'; do
 	if ((!HAVE_FIO)); then
 		skip 1 "fio is not installed"
 		continue
@@ -490,6 +491,28 @@ like "$rc:$out" "^1:.*verify failed on sp: offset 4096: corrupt: byte at offset 
 sb "${pat_job[@]}" --filename=sp --verify_pattern=0xdeadbeee --verify_only=1
 like "$rc:$out" "^1:.*offset 0: corrupt: byte at offset 3 is 0xef expected 0xee" \
 	"checking against another pattern fails at its first differing byte"
+# %o in a random write job: each block holds its own offset, so the file
+# is fio's byte for byte here too, and a block copied elsewhere is found.
+po_job=(--name=j --ioengine=psync --rw=randwrite --bs=4k --size=64k --verify=pattern --verify_pattern=%o)
+rm -f po fpo
+sb "${po_job[@]}" --filename=po
+r1=$rc
+if ((HAVE_FIO)); then
+	fio "${po_job[@]}" --filename=fpo >/dev/null 2>&1
+	ok "verify_pattern=%o with randwrite: passes, the file byte for byte fio's" \
+		test "$r1" = 0 -a -s fpo -a "$(cksum <po)" = "$(cksum <fpo)"
+else
+	skip 1 "fio is not installed"
+fi
+copy_block po 2 po 5
+sb "${po_job[@]}" --filename=po --verify_only=1
+like "$rc:$out" "^1:.*verify failed on po: offset 20480: corrupt: byte at offset 20481 is 0x20 expected 0x50" \
+	"verify_pattern=%o: block 2 copied over block 5 is found at its first byte of offset"
+sb --name=j --ioengine=psync --rw=randwrite --bs=4k --size=64k --verify=md5 --verify_pattern='"x"%o' --filename=pm
+r1=$rc
+sb --name=j --ioengine=psync --rw=randwrite --bs=4k --size=64k --verify=md5 --verify_pattern='"x"%o' --filename=pm --verify_only=1
+is "$r1 $rc" "0 0" "verify=md5 with a %o pattern: write and verify_only pass"
+
 # verify_pattern with a checksum kind: the payload after each header.
 sb --name=j --ioengine=psync --filename=mp --rw=write --bs=4k --size=64k --verify=md5 --verify_pattern='"zork"'
 is "$rc $(vpy headers mp 4096 md5) $(vpy payload mp zork 4096)" "0 ok True" \

@@ -9,8 +9,6 @@
 #include <stddef.h>
 
 const struct sb_partial_note sb_partial_notes[] = {
-	{.name = "verify_pattern",
-	 .note = "%o, fio's stamp of the block's offset, is refused"},
 	{.name = "cpus_allowed_policy",
 	 .note = "split hands CPUs to a job's clones in turn, from the first "
 		 "CPU for each job; fio counts threads across all jobs"},

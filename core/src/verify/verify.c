@@ -402,9 +402,37 @@ static void fill_interval(const struct sb_verify_cfg *c, unsigned char *p,
 	swap_hdr(c, p, n, hl);
 }
 
-void sb_verify_fill(const struct sb_verify_cfg *c, void *buf, uint64_t len,
+/* A pattern with %o: a copy of cfg whose pattern has the block's offset
+ * pasted, little-endian, into each slot (fio's paste_format_inplace: a slot
+ * cut by the pattern's end keeps what fits). */
+static const struct sb_verify_cfg *
+with_offset(const struct sb_verify_cfg *c, struct sb_verify_cfg *copy,
+	    unsigned char pat[SB_VERIFY_PATTERN_MAX], uint64_t offset)
+{
+	unsigned char le[8];
+
+	if (!c->pattern_noffs || !c->pattern ||
+	    c->pattern_len > SB_VERIFY_PATTERN_MAX)
+		return c;
+	*copy = *c;
+	memcpy(pat, c->pattern, c->pattern_len);
+	sb_store_le64(le, offset);
+	for (unsigned i = 0; i < c->pattern_noffs; i++) {
+		size_t at = c->pattern_offs[i];
+
+		if (at < c->pattern_len)
+			memcpy(pat + at, le, min_u64(8, c->pattern_len - at));
+	}
+	copy->pattern = pat;
+	return copy;
+}
+
+void sb_verify_fill(const struct sb_verify_cfg *cfg, void *buf, uint64_t len,
 		    uint64_t offset, uint64_t seed)
 {
+	struct sb_verify_cfg copy;
+	unsigned char pat[SB_VERIFY_PATTERN_MAX];
+	const struct sb_verify_cfg *c = with_offset(cfg, &copy, pat, offset);
 	unsigned char *p = buf;
 	uint64_t iv, n, hl;
 
@@ -578,10 +606,13 @@ int sb_verify_check(const struct sb_verify_cfg *c, void *buf, uint64_t len,
 				     NULL);
 }
 
-int sb_verify_check_fault(const struct sb_verify_cfg *c, void *buf,
+int sb_verify_check_fault(const struct sb_verify_cfg *cfg, void *buf,
 			  uint64_t len, uint64_t offset, uint64_t seed,
 			  char *why, size_t whylen, struct sb_verify_fault *f)
 {
+	struct sb_verify_cfg copy;
+	unsigned char pat[SB_VERIFY_PATTERN_MAX];
+	const struct sb_verify_cfg *c = with_offset(cfg, &copy, pat, offset);
 	const struct vctx x = {c, seed, why, whylen, f};
 	unsigned char *p = buf;
 	uint64_t iv, n, hl;

@@ -34,6 +34,9 @@ enum sb_verify_kind {
 	SB_VERIFY_KINDS,
 };
 
+/* The longest pattern with %o slots (fio's MAX_PATTERN_SIZE). */
+#define SB_VERIFY_PATTERN_MAX 512
+
 /* The largest digest a kind stores (sha512, sha3-512). */
 #define SB_VERIFY_DIGEST_MAX 64
 
@@ -45,6 +48,10 @@ struct sb_verify_cfg {
 	 * caller owns it; it outlives every call that uses the cfg. */
 	const unsigned char *pattern;
 	size_t pattern_len;
+	/* verify_pattern's %o: where each 8-byte slot for the offset of the
+	 * block (the I/O, as fio's paste_blockoff) starts in pattern. */
+	const size_t *pattern_offs;
+	unsigned pattern_noffs;
 	/* verify_offset: each header swapped with the bytes this far into its
 	 * interval after the fill, and back before the check. 0: none, else
 	 * at least the header's size, and the header fits after it in every

@@ -43,6 +43,7 @@ struct sb_job_cfg {
 	int read_back; /* verify: a read phase after the writes */
 	struct sb_verify_cfg vcfg;
 	unsigned char vpattern[SB_DATA_PATTERN_MAX];
+	size_t vpattern_offs[SB_DATA_PATTERN_OFFSETS];
 	struct sb_buf_cfg bcfg;
 	unsigned char bpattern[SB_DATA_PATTERN_MAX];
 	int coe; /* continue_on_error bits */

@@ -234,23 +234,18 @@ static int settle_service(struct sb_ctx *ctx, struct sb_runjob *rj)
 	return 0;
 }
 
+/* buffer_pattern: fio's syntax without %o. */
 static int settle_pattern(struct sb_ctx *ctx, struct sb_runjob *rj,
 			  const char *key, const char *value,
-			  unsigned char *out, size_t *len, int allow_offset)
+			  unsigned char *out, size_t *len)
 {
 	char err[256];
-	int has_offset = 0;
-	int rc = sb_data_pattern_parse(value, out, SB_DATA_PATTERN_MAX, len,
-				       allow_offset, &has_offset, err,
-				       sizeof(err));
+	int rc = sb_data_pattern_parse(value, out, SB_DATA_PATTERN_MAX, len, 0,
+				       NULL, err, sizeof(err));
 
 	if (rc)
 		return sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key,
 			      err);
-	if (has_offset)
-		return sb_err(ctx, -EOPNOTSUPP,
-			      "%s: %s: %%o is not supported yet",
-			      where_of(rj, key), key);
 	return 0;
 }
 
@@ -291,11 +286,18 @@ static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 	/* fio 3.33: a verify_pattern alone means a header, then the pattern
 	 * (its VERIFY_PATTERN, which later fio names pattern_hdr). */
 	if (o->verify_pattern) {
-		if (settle_pattern(ctx, rj, "verify_pattern", o->verify_pattern,
-				   rj->cfg.vpattern, &plen, 1))
-			return -EINVAL;
+		char err[256];
+		int rc = sb_data_pattern_parse_offsets(
+			o->verify_pattern, rj->cfg.vpattern,
+			SB_DATA_PATTERN_MAX, &plen, rj->cfg.vpattern_offs,
+			&v->pattern_noffs, err, sizeof(err));
+
+		if (rc)
+			return sb_err(ctx, rc, "%s: verify_pattern: %s",
+				      where_of(rj, "verify_pattern"), err);
 		v->pattern = rj->cfg.vpattern;
 		v->pattern_len = plen;
+		v->pattern_offs = rj->cfg.vpattern_offs;
 		if (!v->kind)
 			v->kind = SB_VERIFY_PATTERN_HDR;
 	}
@@ -375,7 +377,7 @@ static int settle_buffers(struct sb_ctx *ctx, struct sb_runjob *rj)
 		b->refill = 1;
 	if (o->buffer_pattern) {
 		if (settle_pattern(ctx, rj, "buffer_pattern", o->buffer_pattern,
-				   rj->cfg.bpattern, &plen, 0))
+				   rj->cfg.bpattern, &plen))
 			return -EINVAL;
 		b->pattern = rj->cfg.bpattern;
 		b->pattern_len = plen;
