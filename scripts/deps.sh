@@ -25,6 +25,8 @@ set -euo pipefail
 # libiscsi-bin (iscsi-inq), libnbd-bin (nbdcopy) and curl. iproute2's ss
 # tells when a server listens. The InfluxDB reporter posts with libcurl
 # (libcurl4-openssl-dev) and gzips with zlib (zlib1g-dev).
+# verify='s digests come from nettle (nettle-dev: md5, sha1, sha2, sha3),
+# libxxhash (libxxhash-dev) and ISA-L (libisal-dev: crc32c, crc32, crc64).
 # jq reads the JSON reports the engines' tests check.
 pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
 	libblkid-dev libinih-dev libnuma-dev
@@ -35,7 +37,7 @@ pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
 	nfs-ganesha nfs-ganesha-vfs rpcbind libnfs-dev libnfs-utils
 	samba smbclient libsmbclient-dev tgt libiscsi-dev libiscsi-bin
 	nbdkit libnbd-dev libnbd-bin influxdb curl iproute2
-	libcurl4-openssl-dev zlib1g-dev)
+	libcurl4-openssl-dev zlib1g-dev nettle-dev libxxhash-dev libisal-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do

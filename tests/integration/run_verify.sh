@@ -12,7 +12,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is needed to decode verify headers"
 
-plan 86
+plan 149
 
 # --- helpers -----------------------------------------------------------------
 
@@ -61,19 +61,76 @@ def xxh32(b, seed=0):
     h ^= h >> 15; h = h * P2 & M; h ^= h >> 13; h = h * P3 & M
     return h ^ (h >> 16)
 
+# fio's other CRCs, as its crc/ sources define them: CRC-7 MSB first
+# (x^7 + x^3 + 1), CRC-16/ARC (0x8005 reflected), CRC-32 MSB first
+# (0x04C11DB7), CRC-64 reflected Jones (0x95AC9329AC4BC9B5), all from 0
+# with no final inversion; its crc32c keeps the register uninverted.
+def _tab(step):
+    out = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = step(c)
+        out.append(c)
+    return out
+_T7 = _tab(lambda c: ((c << 1) ^ 0x12) & 0xff if c & 0x80 else (c << 1) & 0xff)
+_T16 = _tab(lambda c: (c >> 1) ^ 0xA001 if c & 1 else c >> 1)
+_T64 = _tab(lambda c: (c >> 1) ^ 0x95AC9329AC4BC9B5 if c & 1 else c >> 1)
+_T32 = []
+for i in range(256):
+    c = i << 24
+    for _ in range(8):
+        c = ((c << 1) ^ 0x04C11DB7) & M if c & 0x80000000 else (c << 1) & M
+    _T32.append(c)
+
+def crc7(b):
+    c = 0
+    for x in b:
+        c = _T7[((c << 1) ^ x) & 0xff] >> 1
+    return c
+
+def crc16(b):
+    c = 0
+    for x in b:
+        c = (c >> 8) ^ _T16[(c ^ x) & 0xff]
+    return c
+
+def crc32(b):
+    c = 0
+    for x in b:
+        c = ((c << 8) & M) ^ _T32[((c >> 24) ^ x) & 0xff]
+    return c
+
+def crc64(b):
+    c = 0
+    for x in b:
+        c = _T64[(c ^ x) & 0xff] ^ (c >> 8)
+    return c
+
 KINDS = {'md5': 1, 'crc32c': 2, 'crc32c-intel': 2, 'sha256': 3,
-         'xxhash': 4, 'null': 6}
+         'xxhash': 4, 'null': 6, 'crc7': 7, 'crc16': 8, 'crc32': 9,
+         'crc64': 10, 'sha1': 11, 'sha512': 12, 'sha3-224': 13,
+         'sha3-256': 14, 'sha3-384': 15, 'sha3-512': 16,
+         'pattern_hdr': 17, 'meta': 18}
+
+def digest(kind, pay):
+    """The value fio stores for kind; the hashes are the standard ones."""
+    if kind in ('crc32c', 'crc32c-intel'):
+        return struct.pack('<I', crc32c(pay) ^ M)
+    ints = {'xxhash': ('<I', lambda b: xxh32(b, 1)), 'crc7': ('<B', crc7),
+            'crc16': ('<H', crc16), 'crc32': ('<I', crc32),
+            'crc64': ('<Q', crc64)}
+    if kind in ints:
+        return struct.pack(ints[kind][0], ints[kind][1](pay))
+    if kind in ('null', 'meta', 'pattern_hdr'):
+        return b''
+    return hashlib.new(kind.replace('-', '_'), pay).digest()
+
+def hdr_len(kind):
+    return 96 if len(digest(kind, b'')) > 32 else 64
 
 def csum(kind, pay):
-    if kind == 'md5':
-        return hashlib.md5(pay).digest() + bytes(16)
-    if kind == 'sha256':
-        return hashlib.sha256(pay).digest()
-    if kind in ('crc32c', 'crc32c-intel'):
-        return struct.pack('<I', crc32c(pay)) + bytes(28)
-    if kind == 'xxhash':
-        return struct.pack('<I', xxh32(pay)) + bytes(28)
-    return bytes(32)
+    return digest(kind, pay) + bytes(hdr_len(kind) - 32 - len(digest(kind, pay)))
 
 def headers(path, iv, kind):
     """Every iv-byte interval: a valid header for its own offset whose
@@ -81,22 +138,26 @@ def headers(path, iv, kind):
     d = open(path, 'rb').read()
     if not d or len(d) % iv:
         return 'file size %d is not a multiple of %d' % (len(d), iv)
+    L = hdr_len(kind)
     for off in range(0, len(d), iv):
-        h, pay = d[off:off + 64], d[off + 64:off + iv]
+        h, pay = d[off:off + L], d[off + L:off + iv]
         magic, k, ver, hl, o, seed, ln = struct.unpack_from('<4sBBHQQI', h)
-        if magic != b'sbvf' or ver != 1 or hl != 64:
+        if magic != b'sbvf' or ver != 2 or hl != L:
             return '%d: not a header' % off
-        if struct.unpack_from('<I', h, 60)[0] != crc32c(h[:60]):
+        if struct.unpack_from('<I', h, L - 4)[0] != crc32c(h[:L - 4]):
             return '%d: header crc' % off
         if k != KINDS[kind] or o != off or ln != iv:
             return '%d: kind %d offset %d length %d' % (off, k, o, ln)
-        if h[28:60] != csum(kind, pay):
+        if h[28:L - 4] != csum(kind, pay):
             return '%d: payload checksum is not %s' % (off, kind)
     return 'ok'
 
 cmd = sys.argv[1]
 if cmd == 'selftest':   # the reference sums against published values
     print(hex(crc32c(b'123456789')), hex(xxh32(b'')), hex(xxh32(b'abc')))
+elif cmd == 'crccheck':  # fio's CRCs on "123456789" (its crc/ sources give these)
+    b = b'123456789'
+    print(hex(crc7(b)), hex(crc16(b)), hex(crc32(b)), hex(crc32c(b) ^ M), hex(crc64(b)))
 elif cmd == 'headers':
     print(headers(sys.argv[2], int(sys.argv[3]), sys.argv[4]))
 elif cmd == 'seed':     # the write seed stored in the header at an offset
@@ -122,9 +183,27 @@ elif cmd == 'backlog':  # iolog: each write batch of n read back right after
         if sorted(w) != sorted(r) or len(w) > n or (len(w) < n and not last):
             bad += 1
     print('%d batches, %d bad' % (batches, bad))
+elif cmd == 'runs':     # iolog (version 2 or 3): "16w 4r 4w ..." and
+    # whether each read is the oldest write not yet read back (fio's FIFO)
+    at = 2 if sys.argv[2] == '3' else 1
+    ios = [(l.split()[at][0], l.split()[at + 1]) for l in open(sys.argv[3])
+           if l.split()[at:at + 1] in (['read'], ['write'])]
+    runs, q, fifo = [], [], True
+    for d, o in ios:
+        if runs and runs[-1][1] == d:
+            runs[-1][0] += 1
+        else:
+            runs.append([1, d])
+        if d == 'w':
+            q.append(o)
+        else:
+            fifo &= bool(q) and q.pop(0) == o
+    print(' '.join('%d%s' % (n, d) for n, d in runs), 'fifo' if fifo and not q else 'not fifo')
 EOF
 
 vpy() { python3 "$T/vfy.py" "$@"; }
+HAVE_FIO=0
+command -v fio >/dev/null && HAVE_FIO=1
 
 # sb ARGS...: run storbench, output (both streams) in $out, status in $rc.
 sb() {
@@ -159,6 +238,8 @@ zero_block() { dd if=/dev/zero of="$1" bs=4096 seek="$2" count=1 conv=notrunc st
 
 is "$(vpy selftest)" "0xe3069283 0x2cc5d05 0x32d153ff" \
 	"the reference crc32c and xxh32 match their published values"
+is "$(vpy crccheck)" "0x75 0xbb3d 0x89a1897f 0x1cf96d7c 0xe9c6d914c4b8d9ca" \
+	"the reference crc7, crc16, crc32, crc32c and crc64 are fio's (fio 3.33 crc/ sources on 123456789)"
 
 # --- the async engine: whichever of io_uring and libaio works here ----------
 AIO=
@@ -306,9 +387,19 @@ sb "${job[@]}" --verify_only=1
 is "$(io_kib READ)" 24 "ended by block 5, the read of the bad block is counted too (24KiB, as fio)"
 
 # --- every checksum kind round-trips and catches a flipped byte -------------
-for k in md5 crc32c crc32c-intel sha256 xxhash; do
+# fio 3.33 finds the same byte flipped in its own file of the same job, with
+# exit status 1 too, naming the same offset and kind.
+# The headers hold the standard md5, sha1, sha2 and sha3 digests; fio's own
+# sha1 stores its five words in host order, and its sha256 and sha512 are
+# not the standard hashes (fill_sha256 keeps one byte of each state word
+# and pads with a little-endian length, fill_sha512 never finalises), so
+# those three are checked against hashlib, not against fio's bytes.
+declare -A src_rc=()
+: >kinds.fio
+for k in md5 crc32c crc32c-intel sha256 xxhash crc7 crc16 crc32 crc64 sha1 \
+	sha512 sha3-224 sha3-256 sha3-384 sha3-512; do
 	f=kind_$k
-	job=(--name=j --ioengine=psync --filename="$f" --rw=randwrite --bs=4k --size=256k --verify="$k")
+	job=(--name=j --ioengine=psync --filename="$f" --rw=randwrite --bs=4k --size=64k --verify="$k")
 	sb "${job[@]}"
 	r1=$rc
 	sb "${job[@]}" --verify_only=1
@@ -318,6 +409,25 @@ for k in md5 crc32c crc32c-intel sha256 xxhash; do
 	sb "${job[@]}" --verify_only=1
 	like "$rc:$out" "^1:.*offset 49152: corrupt: ${k%-intel} expected [0-9a-fx]+ got [0-9a-fx]+ \\(first bad byte at offset 53247 " \
 		"verify=$k: the last byte of block 12 flipped is found"
+	src_rc[$k]=$rc
+	printf '[%s]\nfilename=fio_%s\nverify=%s\n' "$k" "$k" "$k" >>kinds.fio
+done
+# fio runs the same jobs, one job per kind in one job file; its exit status
+# counts the jobs that failed (backend.c: exit_value++), 15 here.
+if ((HAVE_FIO)); then
+	fio --ioengine=psync --rw=randwrite --bs=4k --size=64k kinds.fio >/dev/null 2>&1
+	for k in "${!src_rc[@]}"; do flip fio_$k $((12 * 4096 + 4095)); done
+	fout=$(fio --ioengine=psync --rw=randwrite --bs=4k --size=64k --verify_only=1 kinds.fio 2>&1)
+	frc=$?
+fi
+for k in md5 crc32c crc32c-intel sha256 xxhash crc7 crc16 crc32 crc64 sha1 \
+	sha512 sha3-224 sha3-256 sha3-384 sha3-512; do
+	if ((HAVE_FIO)); then
+		like "$frc:${src_rc[$k]}:$fout" "^15:1:.*${k%-intel}: verify failed at file fio_$k offset 49152, length 4096" \
+			"verify=$k: fio finds the same byte in its file at the same offset; both fail"
+	else
+		skip 1 "fio is not installed"
+	fi
 done
 # null writes headers but checks nothing, as fio's verify=null.
 f=kind_null
@@ -329,7 +439,7 @@ sb "${job[@]}" --verify_only=1
 is "$r1 $rc $(vpy headers $f 4096 null)" "0 0 ok" \
 	"verify=null: headers with an empty checksum, and a flipped byte passes (nothing is checked)"
 # A block written by one kind is not passed by another.
-sb --name=j --ioengine=psync --filename=kind_md5 --rw=randwrite --bs=4k --size=256k \
+sb --name=j --ioengine=psync --filename=kind_md5 --rw=randwrite --bs=4k --size=64k \
 	--verify=sha256 --verify_only=1
 like "$rc:$out" "^1:.*offset [0-9]+: wrong verify kind: header written for md5 expected sha256" \
 	"an md5 file checked as sha256: wrong verify kind"
@@ -354,9 +464,8 @@ like "$out" "verify failed on iv2: offset 0: no valid verify header" "a zeroed b
 # the same job, in each of fio's pattern syntaxes.
 printf 'ABCxyz' >patfile
 pat_job=(--name=j --ioengine=psync --rw=write --bs=4k --size=64k --verify=pattern)
-HAVE_FIO=0
-command -v fio >/dev/null && HAVE_FIO=1
-for p in 0xdeadbeef '"hello"' 1234 "'patfile'"; do
+# %o is each block's offset, 8 bytes little-endian, where it stands.
+for p in 0xdeadbeef '"hello"' 1234 "'patfile'" %o '"ab"%o"c"'; do
 	if ((!HAVE_FIO)); then
 		skip 1 "fio is not installed"
 		continue
@@ -382,10 +491,165 @@ like "$rc:$out" "^1:.*verify failed on sp: offset 4096: corrupt: byte at offset 
 sb "${pat_job[@]}" --filename=sp --verify_pattern=0xdeadbeee --verify_only=1
 like "$rc:$out" "^1:.*offset 0: corrupt: byte at offset 3 is 0xef expected 0xee" \
 	"checking against another pattern fails at its first differing byte"
+# %o in a random write job: each block holds its own offset, so the file
+# is fio's byte for byte here too, and a block copied elsewhere is found.
+po_job=(--name=j --ioengine=psync --rw=randwrite --bs=4k --size=64k --verify=pattern --verify_pattern=%o)
+rm -f po fpo
+sb "${po_job[@]}" --filename=po
+r1=$rc
+if ((HAVE_FIO)); then
+	fio "${po_job[@]}" --filename=fpo >/dev/null 2>&1
+	ok "verify_pattern=%o with randwrite: passes, the file byte for byte fio's" \
+		test "$r1" = 0 -a -s fpo -a "$(cksum <po)" = "$(cksum <fpo)"
+else
+	skip 1 "fio is not installed"
+fi
+copy_block po 2 po 5
+sb "${po_job[@]}" --filename=po --verify_only=1
+like "$rc:$out" "^1:.*verify failed on po: offset 20480: corrupt: byte at offset 20481 is 0x20 expected 0x50" \
+	"verify_pattern=%o: block 2 copied over block 5 is found at its first byte of offset"
+sb --name=j --ioengine=psync --rw=randwrite --bs=4k --size=64k --verify=md5 --verify_pattern='"x"%o' --filename=pm
+r1=$rc
+sb --name=j --ioengine=psync --rw=randwrite --bs=4k --size=64k --verify=md5 --verify_pattern='"x"%o' --filename=pm --verify_only=1
+is "$r1 $rc" "0 0" "verify=md5 with a %o pattern: write and verify_only pass"
+
 # verify_pattern with a checksum kind: the payload after each header.
 sb --name=j --ioengine=psync --filename=mp --rw=write --bs=4k --size=64k --verify=md5 --verify_pattern='"zork"'
 is "$rc $(vpy headers mp 4096 md5) $(vpy payload mp zork 4096)" "0 ok True" \
 	"verify=md5 with verify_pattern: headers, then the pattern as payload"
+
+# pattern_hdr: a header, then the pattern. fio 3.33 has no such verify=
+# value (later fio names it so), but writes exactly that for a
+# verify_pattern given without verify=, and so does storbench.
+ph_job=(--name=j --ioengine=psync --rw=write --bs=4k --size=64k --verify_pattern='"zork"')
+sb "${ph_job[@]}" --filename=ph --verify=pattern_hdr
+is "$rc $(vpy headers ph 4096 pattern_hdr) $(vpy payload ph zork 4096)" "0 ok True" \
+	"verify=pattern_hdr: a valid header on each block, then the pattern"
+cp ph ph_named
+rm -f ph
+sb "${ph_job[@]}" --filename=ph
+is "$rc $(cksum <ph)" "0 $(cksum <ph_named)" \
+	"verify_pattern without verify=: the same file as verify=pattern_hdr"
+if ((HAVE_FIO)); then
+	rm -f fph
+	fio "${ph_job[@]}" --filename=fph >/dev/null 2>&1
+	is "$(python3 -c '
+import sys
+d = open("fph", "rb").read()
+print(all(d[o:o + 2] == b"\xca\xac" and d[o + 40:o + 4096] == (b"zork" * 1024)[:4056]
+          for o in range(0, len(d), 4096)), len(d))')" "True 65536" \
+		"fio with verify_pattern alone writes the same: its header, then the pattern"
+else
+	skip 1 "fio is not installed"
+fi
+flip ph 5000
+sb "${ph_job[@]}" --filename=ph --verify=pattern_hdr --verify_only=1
+like "$rc:$out" "^1:.*verify failed on ph: offset 4096: corrupt: pattern_hdr: byte at offset 5000 is 0x$(byte_at ph 5000) expected 0x$(byte_at ph_named 5000)" \
+	"pattern_hdr: a changed payload byte is found, named with its kind, offset and both values"
+if ((HAVE_FIO)); then
+	flip fph 5000
+	fout=$(fio "${ph_job[@]}" --filename=fph --verify_only=1 2>&1)
+	like "$?:$fout" "^1:.*pattern: verify failed at file fph offset 4096" \
+		"fio finds its changed byte in the same block, exit status 1 as storbench"
+else
+	skip 1 "fio is not installed"
+fi
+flip ph 1 # the header's magic
+sb "${ph_job[@]}" --filename=ph --verify_only=1
+like "$rc:$out" "^1:.*verify failed on ph: offset 0: no valid verify header" \
+	"pattern_hdr: a damaged header is found as such"
+
+# --- verify_offset ----------------------------------------------------------
+# The header swapped with the bytes 512 into each block, as fio's memswp
+# does: the magic of each tool's header sits at byte 512 of every block of
+# its file, and both verify their own file.
+vo_job=(--name=j --ioengine=psync --rw=randwrite --bs=4k --size=64k --verify=crc32c --verify_offset=512)
+magic_at() { # magic_at FILE OFFSET HEX: is HEX at OFFSET of every 4k block?
+	python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read()
+o, m = int(sys.argv[2]), bytes.fromhex(sys.argv[3])
+print(len(d) > 0 and all(d[b + o:b + o + len(m)] == m for b in range(0, len(d), 4096)))' "$@"
+}
+sb "${vo_job[@]}" --filename=vo
+r1=$rc
+sb "${vo_job[@]}" --filename=vo --verify_only=1
+is "$r1 $rc $(magic_at vo 512 73627666) $(magic_at vo 0 73627666)" "0 0 True False" \
+	"verify_offset=512: storbench's header at byte 512 of each block, write and verify_only pass"
+if ((HAVE_FIO)); then
+	rm -f fvo
+	fio "${vo_job[@]}" --filename=fvo >/dev/null 2>&1
+	fio "${vo_job[@]}" --filename=fvo --verify_only=1 >/dev/null 2>&1
+	is "$? $(magic_at fvo 512 caac)" "0 True" \
+		"fio with the same job: its header at byte 512 of each block too, and it verifies"
+else
+	skip 1 "fio is not installed"
+fi
+flip vo $((3 * 4096 + 512 + 9)) # the moved header's offset field
+sb "${vo_job[@]}" --filename=vo --verify_only=1
+like "$rc:$out" "^1:.*verify failed on vo: offset 12288: no valid verify header: header checksum mismatch" \
+	"verify_offset: a damaged byte of the moved header is found"
+sb "${vo_job[@]}" --filename=vo --verify_offset=20
+like "$rc:$out" "^2:.*verify_offset=20 is below fio's minimum, 40" "verify_offset=20: refused, as fio refuses it"
+sb "${vo_job[@]}" --filename=vo --verify_offset=4090
+like "$rc:$out" "^2:.*verify_offset=4090: storbench's 64-byte crc32c header must lie past its own place and inside each 4096-byte interval" \
+	"verify_offset past the block's end: refused before any I/O"
+
+# --- verify_dump ------------------------------------------------------------
+# A bad block is written out as fio names it: the target's basename, the
+# interval's offset, and received/expected for bad data or hdr_fail for a
+# bad header, in the current directory. The same job through fio makes the
+# same set of files.
+mkdir -p dumps/sub
+dump_job=(--name=j --ioengine=psync --rw=write --bs=4k --size=64k --verify=md5
+	--continue_on_error=verify)
+damage_two() { # damage_two FILE: a payload byte of block 1, the magic of block 8
+	printf 'X' | dd of="$1" bs=1 seek=5000 conv=notrunc status=none
+	printf 'X' | dd of="$1" bs=1 seek=$((8 * 4096 + 3)) conv=notrunc status=none
+}
+(
+	cd dumps || exit 1
+	sb "${dump_job[@]}" --filename=sub/vd
+	cp sub/vd vd.pristine
+	damage_two sub/vd
+	sb "${dump_job[@]}" --filename=sub/vd --verify_only=1
+	echo "$rc" >sb.rc
+	sb "${dump_job[@]}" --filename=sub/vd --verify_only=1 --verify_dump=0 >/dev/null
+	if ((HAVE_FIO)); then
+		fio "${dump_job[@]}" --filename=sub/fvd >/dev/null 2>&1
+		damage_two sub/fvd
+		fio "${dump_job[@]}" --filename=sub/fvd --verify_only=1 --verify_dump=1 >/dev/null 2>&1
+	fi
+)
+block() { dd if="$1" bs=4096 skip="$2" count=1 status=none | cksum; }
+sb_dumps=$(cd dumps && ls vd.[0-9]* 2>/dev/null | tr '\n' ' ')
+is "$(cat dumps/sb.rc) $sb_dumps" "1 " "verify_dump is off by default: no file written"
+sb "${dump_job[@]}" --filename=dumps/sub/vd --verify_only=1 --verify_dump=1
+( cd dumps && "$SB_BIN" "${dump_job[@]}" --filename=sub/vd --verify_only=1 --verify_dump=1 >dump.out 2>&1 )
+sb_dumps=$(cd dumps && ls vd.[0-9]* 2>/dev/null | tr '\n' ' ')
+is "$sb_dumps" "vd.32768.hdr_fail vd.4096.expected vd.4096.received " \
+	"verify_dump=1: the bad data's block as received and expected, the bad header's as hdr_fail, in the current directory"
+if ((HAVE_FIO)); then
+	fio_dumps=$(cd dumps && ls fvd.[0-9]* 2>/dev/null | sed 's/^f//' | tr '\n' ' ')
+	is "$fio_dumps" "$sb_dumps" "fio 3.33 writes the same files for the same job"
+else
+	skip 1 "fio is not installed"
+fi
+is "$(cksum <dumps/vd.4096.received) $(cksum <dumps/vd.4096.expected) $(cksum <dumps/vd.32768.hdr_fail)" \
+	"$(block dumps/sub/vd 1) $(block dumps/vd.pristine 1) $(block dumps/sub/vd 8)" \
+	"received is the block as read, expected the block as written, hdr_fail the block with the bad header"
+like "$(cat dumps/dump.out)" "received data dumped as vd.4096.received" "each dump is named in the output, as fio does"
+# The name comes from a failing offset at run time, so the dump itself is
+# guarded: never through a link, never into anything but a regular file.
+rm -f dumps/vd.[0-9]*
+echo keep >dumps/other
+ln -s other dumps/vd.4096.received
+mknod dumps/vd.4096.expected c 1 3 2>/dev/null || mkfifo dumps/vd.4096.expected
+( cd dumps && "$SB_BIN" "${dump_job[@]}" --filename=sub/vd --verify_only=1 --verify_dump=1 >dump.out 2>&1 )
+like "$(cat dumps/dump.out)" "verify_dump: cannot open vd.4096.received: it is a symbolic link.*verify_dump: vd.4096.expected is not a regular file: not written" \
+	"verify_dump: a symbolic link or a device in the dump's place is refused with a warning"
+is "$(cat dumps/other) $(cksum <dumps/vd.32768.hdr_fail)" "keep $(block dumps/sub/vd 8)" \
+	"the link's target is untouched; the other dump is still written"
 
 # --- verify_backlog ---------------------------------------------------------
 # 1000 writes with verify_backlog=16: after every 16 writes those 16 are
@@ -401,6 +665,39 @@ if [[ -n $AIO ]]; then
 		--size=4000k --verify=md5 --verify_backlog=32 --write_iolog=bla.log
 	is "$rc:$(findings) $(vpy backlog bla.log 32)" "0: 32 batches, 0 bad" \
 		"$AIO iodepth=16, verify_backlog=32: passes, each batch read back after it"
+else
+	skip 1 "neither io_uring nor libaio works here"
+fi
+
+# verify_backlog_batch: fio's check_get_verify, oldest write first. With 4
+# of each 16, after the first 16 writes 4 are read back every 4 writes; with
+# 24, the 16 then each later write right after it until 8 more are read.
+# The runs of writes and reads match fio's own iolog of the same job.
+for b in 4 24; do
+	job=(--name=j --ioengine=psync --rw=randwrite --bs=4k --size=256k --verify=crc32c
+		--verify_backlog=16 --verify_backlog_batch=$b)
+	rm -f bb bb.log
+	sb "${job[@]}" --filename=bb --write_iolog=bb.log
+	mine=$(vpy runs 2 bb.log)
+	if ((HAVE_FIO)); then
+		rm -f fbb fbb.log
+		fio "${job[@]}" --filename=fbb --write_iolog=fbb.log >/dev/null 2>&1
+		theirs=$(vpy runs 3 fbb.log)
+	else
+		theirs=$mine
+	fi
+	is "$rc:$(findings) $mine" "0: $theirs" \
+		"verify_backlog_batch=$b: passes, each read the oldest unread write, the same runs as fio's ($theirs)"
+done
+sb --name=j --ioengine=psync --rw=randwrite --bs=4k --size=256k --verify=crc32c \
+	--verify_backlog=16 --verify_backlog_batch=4 --filename=bb --write_iolog=bb.log
+like "$(vpy runs 2 bb.log)" "^16w 4r 4w 4r .* 4w 16r fifo$" \
+	"verify_backlog_batch=4: 16 writes, then 4 reads every 4 writes, the last 16 at the end"
+if [[ -n $AIO ]]; then
+	sb --name=j --ioengine="$AIO" --iodepth=16 --filename=bba --rw=randwrite --bs=4k \
+		--size=1m --verify=md5 --verify_backlog=32 --verify_backlog_batch=8 --write_iolog=bba.log
+	like "$rc:$(findings) $(vpy runs 2 bba.log)" "^0: 32w 8r 8w 8r .* fifo$" \
+		"$AIO iodepth=16, verify_backlog_batch=8: passes, the same runs in FIFO order"
 else
 	skip 1 "neither io_uring nor libaio works here"
 fi
@@ -479,8 +776,8 @@ sb --name=j --ioengine=psync --filename=st --rw=read --bs=4k --size=1m --verify=
 like "$rc:$out" "^1:.*verify failed on st: offset 0: no valid verify header" "rw=read with verify: checks the blocks it reads, as fio"
 sb --name=j --ioengine=null --rw=write --bs=4k --size=1m --verify=md5
 is "$rc:$(io_kib READ):$(io_kib WRITE)" "0:1024:1024" "the null engine: accepted, the read-back counted"
-sb --name=j --ioengine=psync --filename=st --rw=write --bs=4k --size=1m --verify=crc64
-like "$rc:$out" "^2:.*verify=crc64 is not supported yet" "verify=crc64: refused, not supported yet"
+sb --name=j --ioengine=psync --filename=st --rw=write --bs=4k --size=1m --verify=pattern_hdr
+like "$rc:$out" "^2:.*verify=pattern_hdr needs verify_pattern" "verify=pattern_hdr without a pattern: refused"
 sb --name=j --ioengine=psync --filename=st --rw=write --bs=4k --size=1m --verify=pattern
 like "$rc:$out" "^2:.*verify=pattern needs verify_pattern" "verify=pattern without a pattern: refused"
 

@@ -72,7 +72,7 @@ int main(void)
 	size_t n;
 	int rc, has;
 
-	plan(55);
+	plan(57);
 
 	/* Hex: bytes in written order, either case. */
 	vec("0xdeadbeef", 0, "de ad be ef", 0);
@@ -110,6 +110,22 @@ int main(void)
 	vec("%o0xdeadbeef%o", 1,
 	    "00 00 00 00 00 00 00 00 de ad be ef 00 00 00 00 00 00 00 00", 1);
 	vec("%o", 1, "00 00 00 00 00 00 00 00", 1);
+	{
+		size_t offs[SB_DATA_PATTERN_OFFSETS], n1, n2;
+		unsigned k1, k2;
+		int r1 = sb_data_pattern_parse_offsets("-100xab\"1\"%o\"2\"",
+						       out, sizeof(out), &n1,
+						       offs, &k1, NULL, 0);
+		size_t first = offs[0];
+		int r2 = sb_data_pattern_parse_offsets("%o0xdeadbeef%o", out,
+						       sizeof(out), &n2, offs,
+						       &k2, NULL, 0);
+
+		ok(!r1 && k1 == 1 && first == 6 && n1 == 15,
+		   "parse_offsets: the %%o after 6 bytes is at 6");
+		ok(!r2 && k2 == 2 && offs[0] == 0 && offs[1] == 12 && n2 == 20,
+		   "parse_offsets: two %%o, at 0 and 12");
+	}
 	vec("0x01", 1, "01", 0);
 	/* strtol lets blanks through before a decimal number, nowhere else. */
 	vec("0xab 12", 0, "ab 0c", 0);

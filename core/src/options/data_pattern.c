@@ -21,11 +21,10 @@
  * strtol lets through before a decimal number. Anything else is an error,
  * as in fio, so a typo is never written to disk as a silently wrong pattern.
  *
- * %o: this interface has no room for where the offsets go, so out holds 8
- * zero bytes at each %o (exactly what fio's parser leaves there) and
- * *has_offset says the caller must paste offsets. A caller that cannot
- * place them should refuse a pattern with has_offset set rather than
- * guess.
+ * %o: out holds 8 zero bytes at each %o (exactly what fio's parser leaves
+ * there); sb_data_pattern_parse sets *has_offset, and
+ * sb_data_pattern_parse_offsets says where they are, for the caller to
+ * paste each block's offset.
  */
 #include "data_pattern.h"
 
@@ -40,7 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_OFFSETS 8 /* fio's verify_fmt[8] */
+#define MAX_OFFSETS SB_DATA_PATTERN_OFFSETS
 #define OFFSET_LEN  8 /* fio reserves sizeof(io_u->offset) per %o */
 
 struct parser {
@@ -49,6 +48,7 @@ struct parser {
 	size_t cap; /* the caller's cap, never above fio's 512 */
 	size_t len;
 	unsigned offsets;
+	size_t at[MAX_OFFSETS]; /* where each %o's 8 bytes start */
 	char *err;
 	size_t errlen;
 };
@@ -296,15 +296,15 @@ static int parse_format(struct parser *p, const char *at, int allow_offset,
 	if (OFFSET_LEN > p->cap - p->len)
 		return too_long(p);
 	memset(p->out + p->len, 0, OFFSET_LEN);
+	p->at[p->offsets++] = p->len;
 	p->len += OFFSET_LEN;
-	p->offsets++;
 	*next = at + 2;
 	return 0;
 }
 
-int sb_data_pattern_parse(const char *s, unsigned char *out, size_t cap,
-			  size_t *len, int allow_offset, int *has_offset,
-			  char *err, size_t errlen)
+static int parse(const char *s, unsigned char *out, size_t cap, size_t *len,
+		 int allow_offset, int *has_offset, size_t *offs,
+		 unsigned *noffs, char *err, size_t errlen)
 {
 	struct parser p = {
 		.s = s,
@@ -352,5 +352,26 @@ int sb_data_pattern_parse(const char *s, unsigned char *out, size_t cap,
 		*len = p.len;
 	if (has_offset)
 		*has_offset = p.offsets > 0;
+	if (offs && noffs) {
+		memcpy(offs, p.at, p.offsets * sizeof(*offs));
+		*noffs = p.offsets;
+	}
 	return 0;
+}
+
+int sb_data_pattern_parse(const char *s, unsigned char *out, size_t cap,
+			  size_t *len, int allow_offset, int *has_offset,
+			  char *err, size_t errlen)
+{
+	return parse(s, out, cap, len, allow_offset, has_offset, NULL, NULL,
+		     err, errlen);
+}
+
+int sb_data_pattern_parse_offsets(const char *s, unsigned char *out, size_t cap,
+				  size_t *len, size_t *offs, unsigned *noffs,
+				  char *err, size_t errlen)
+{
+	if (noffs)
+		*noffs = 0;
+	return parse(s, out, cap, len, 1, NULL, offs, noffs, err, errlen);
 }

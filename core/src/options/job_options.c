@@ -47,10 +47,11 @@ const char *const sb_unified_names[] = {
 const char *const sb_sync_names[] = {"none", "0", "sync", "1", "dsync", NULL};
 /* Every fio verify= value; prepare.c refuses those storbench cannot check. */
 const char *const sb_verify_names[] = {
-	"0",	    "none",    "md5",  "crc32c",   "crc32c-intel", "sha256",
-	"xxhash",   "pattern", "null", "crc64",	   "crc32",	   "crc16",
-	"crc7",	    "sha512",  "sha1", "sha3-224", "sha3-256",	   "sha3-384",
-	"sha3-512", "meta",    NULL};
+	"0",	       "none",	   "md5",      "crc32c",   "crc32c-intel",
+	"sha256",      "xxhash",   "pattern",  "null",	   "crc64",
+	"crc32",       "crc16",	   "crc7",     "sha512",   "sha1",
+	"sha3-224",    "sha3-256", "sha3-384", "sha3-512", "meta",
+	"pattern_hdr", NULL};
 
 #define OPT(n, f) .name = n, .offset = offsetof(struct sb_job_opts, f)
 
@@ -348,8 +349,9 @@ const struct sb_option sb_core_options[] = {
 	/* Verify. */
 	{OPT("verify", verify), .type = SB_OPT_ENUM, .def = "0",
 	 .choices = sb_verify_names,
-	 .help = "check written data: md5, crc32c, sha256, xxhash, pattern, "
-		 "null"},
+	 .help = "check written data: md5, crc32c, crc7, crc16, crc32, "
+		 "crc64, sha1, sha256, sha512, sha3-224..512, xxhash, pattern, "
+		 "pattern_hdr, meta, null"},
 	{OPT("do_verify", do_verify), .type = SB_OPT_BOOL, .def = "1",
 	 .help = "read back and check after the write phase"},
 	{OPT("verify_only", verify_only), .type = SB_OPT_BOOL,
@@ -364,6 +366,16 @@ const struct sb_option sb_core_options[] = {
 	{OPT("verify_backlog", verify_backlog), .type = SB_OPT_INT, .min = 0,
 	 .max = INT64_MAX,
 	 .help = "check written blocks after every N writes, not at the end"},
+	{OPT("verify_backlog_batch", verify_backlog_batch), .type = SB_OPT_INT,
+	 .min = 0, .max = INT64_MAX,
+	 .help = "blocks each verify_backlog pass reads back (default: "
+		 "verify_backlog)"},
+	{OPT("verify_dump", verify_dump), .type = SB_OPT_BOOL, .def = "0",
+	 .help = "write a bad block's data as read and as written to "
+		 "FILE.OFFSET.received and .expected"},
+	{OPT("verify_offset", verify_offset), .type = SB_OPT_SIZE,
+	 .help = "swap each verify header with the bytes this far into its "
+		 "interval (at least 40)"},
 
 	/* Errors. */
 	{OPT("continue_on_error", continue_on_error), .type = SB_OPT_STR,

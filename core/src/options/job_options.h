@@ -132,6 +132,9 @@ struct sb_job_opts {
 	char *verify_pattern;
 	int verify_fatal;
 	int64_t verify_backlog;
+	uint64_t verify_offset;
+	int64_t verify_backlog_batch;
+	int verify_dump;
 
 	/* Errors. */
 	char *continue_on_error;

@@ -9,7 +9,5 @@
 #include <stddef.h>
 
 const struct sb_partial_note sb_partial_notes[] = {
-	{.name = "verify_pattern",
-	 .note = "%o, fio's stamp of the block's offset, is refused"},
 	{.name = NULL},
 };

@@ -14,23 +14,26 @@
  * two writes or two offsets never hold the same bytes and a check can
  * regenerate what should be there to name the first wrong byte.
  *
- * Header, 64 bytes, all integers little-endian, packed byte by byte:
+ * Header, 64 bytes (96 for the kinds whose digest is over 32 bytes), all
+ * integers little-endian, packed byte by byte; L is the header's size:
  *
  *	off  size  field
  *	  0     4  magic    HDR_MAGIC: the bytes "sbvf"
  *	  4     1  kind     enum sb_verify_kind of the writer
  *	  5     1  version  HDR_VERSION
- *	  6     2  hdr_len  64, the header's own size
+ *	  6     2  hdr_len  L, the header's own size
  *	  8     8  offset   absolute byte offset of the interval in the file
  *	 16     8  seed     the write's seed: tells writes of one offset apart
  *	 24     4  length   bytes in the interval, header included
- *	 28    32  csum     checksum of the payload: md5 16 bytes, sha256 32,
- *	                    crc32c and xxh32 (seed 0) 4, little-endian; the rest
- *	                    zero; all zero for null
- *	 60     4  hdr_crc  crc32c of bytes 0..59
+ *	 28  L-32  csum     the payload's digest, the value fio stores for the
+ *	                    kind (sb_verify_digest), the rest zero; all zero
+ *	                    for null, meta and pattern_hdr
+ *	L-4     4  hdr_crc  crc32c of bytes 0..L-5
  *
  * hdr_crc is checked before any field is believed, so a damaged header is
  * reported as such and not as a misplaced, stale or corrupt interval.
+ * pattern_hdr checks its payload byte for byte against verify_pattern, meta
+ * checks the header alone.
  *
  * Without a header: SB_VERIFY_PATTERN, where the whole block is the pattern
  * (or, with no pattern given, the PRNG stream for the block's offset), and
@@ -48,11 +51,11 @@
 #include "../util/rand.h"
 
 #define HDR_MAGIC    0x66766273U /* "sbvf" in little-endian byte order */
-#define HDR_VERSION  1
-#define HDR_SIZE     64
+#define HDR_VERSION  2
+#define HDR_SIZE     64 /* digests up to 32 bytes */
+#define HDR_SIZE_BIG 96 /* up to SB_VERIFY_DIGEST_MAX */
 #define HDR_CSUM_AT  28
-#define HDR_CSUM_MAX 32
-#define HDR_CRC_AT   60
+#define HDR_CSUM_MAX SB_VERIFY_DIGEST_MAX
 #define MAX_INTERVAL (1ULL << 30)
 
 struct vhdr {
@@ -77,23 +80,55 @@ struct vctx {
 	uint64_t seed;
 	char *why;
 	size_t whylen;
+	struct sb_verify_fault *f;
 };
 
-static const char *const kind_names[] = {
-	[SB_VERIFY_NONE] = "none",     [SB_VERIFY_MD5] = "md5",
-	[SB_VERIFY_CRC32C] = "crc32c", [SB_VERIFY_SHA256] = "sha256",
-	[SB_VERIFY_XXHASH] = "xxhash", [SB_VERIFY_PATTERN] = "pattern",
-	[SB_VERIFY_NULL] = "null",
+static void fault_at(const struct vctx *x, uint64_t offset, uint64_t length,
+		     uint64_t at, int header)
+{
+	if (x->f)
+		*x->f = (struct sb_verify_fault){offset, length, at, header};
+}
+
+/* fio's names; digest: bytes of the kind's digest. */
+static const struct {
+	const char *name;
+	unsigned char digest;
+} kinds[SB_VERIFY_KINDS] = {
+	[SB_VERIFY_NONE] = {"none", 0},
+	[SB_VERIFY_MD5] = {"md5", 16},
+	[SB_VERIFY_CRC32C] = {"crc32c", 4},
+	[SB_VERIFY_SHA256] = {"sha256", 32},
+	[SB_VERIFY_XXHASH] = {"xxhash", 4},
+	[SB_VERIFY_PATTERN] = {"pattern", 0},
+	[SB_VERIFY_NULL] = {"null", 0},
+	[SB_VERIFY_CRC7] = {"crc7", 1},
+	[SB_VERIFY_CRC16] = {"crc16", 2},
+	[SB_VERIFY_CRC32] = {"crc32", 4},
+	[SB_VERIFY_CRC64] = {"crc64", 8},
+	[SB_VERIFY_SHA1] = {"sha1", 20},
+	[SB_VERIFY_SHA512] = {"sha512", 64},
+	[SB_VERIFY_SHA3_224] = {"sha3-224", 28},
+	[SB_VERIFY_SHA3_256] = {"sha3-256", 32},
+	[SB_VERIFY_SHA3_384] = {"sha3-384", 48},
+	[SB_VERIFY_SHA3_512] = {"sha3-512", 64},
+	[SB_VERIFY_PATTERN_HDR] = {"pattern_hdr", 0},
+	[SB_VERIFY_META] = {"meta", 0},
 };
 
 static int kind_known(long kind)
 {
-	return kind >= SB_VERIFY_NONE && kind <= SB_VERIFY_NULL;
+	return kind >= SB_VERIFY_NONE && kind < SB_VERIFY_KINDS;
+}
+
+const char *sb_verify_kind_name(int kind)
+{
+	return kind_known(kind) ? kinds[kind].name : "unknown";
 }
 
 static const char *kind_name(long kind)
 {
-	return kind_known(kind) ? kind_names[kind] : "unknown";
+	return sb_verify_kind_name((int)kind);
 }
 
 static int kind_has_header(int kind)
@@ -102,9 +137,42 @@ static int kind_has_header(int kind)
 	       kind != SB_VERIFY_PATTERN;
 }
 
+/* The header a kind writes: room for its digest. */
+static unsigned int hdr_size_of(int kind)
+{
+	return kinds[kind].digest > HDR_SIZE - HDR_CSUM_AT - 4 ? HDR_SIZE_BIG
+							       : HDR_SIZE;
+}
+
 size_t sb_verify_header_size(const struct sb_verify_cfg *c)
 {
-	return kind_has_header(c->kind) ? HDR_SIZE : 0;
+	return kind_has_header(c->kind) ? hdr_size_of(c->kind) : 0;
+}
+
+int sb_verify_offset_fits(const struct sb_verify_cfg *c, uint64_t min_len)
+{
+	uint64_t hl = sb_verify_header_size(c);
+	uint64_t iv =
+		c->interval && c->interval < min_len ? c->interval : min_len;
+
+	if (!c->hdr_offset || !hl)
+		return 1;
+	return c->hdr_offset >= hl && c->hdr_offset + hl <= iv;
+}
+
+/* fio's memswp(): the header and the bytes at hdr_offset trade places.
+ * Its own inverse; an interval too short for it is left alone, by the
+ * writer and the checker alike. */
+static void swap_hdr(const struct sb_verify_cfg *c, unsigned char *p,
+		     uint64_t n, uint64_t hl)
+{
+	unsigned char t[HDR_SIZE_BIG];
+
+	if (!c->hdr_offset || c->hdr_offset < hl || c->hdr_offset + hl > n)
+		return;
+	memcpy(t, p, hl);
+	memcpy(p, p + c->hdr_offset, hl);
+	memcpy(p + c->hdr_offset, t, hl);
 }
 
 static void hdr_pack(const struct vhdr *h, unsigned char *p)
@@ -117,10 +185,12 @@ static void hdr_pack(const struct vhdr *h, unsigned char *p)
 	sb_store_le64(p + 8, h->offset);
 	sb_store_le64(p + 16, h->seed);
 	sb_store_le32(p + 24, h->length);
-	memcpy(p + HDR_CSUM_AT, h->csum, HDR_CSUM_MAX);
-	sb_store_le32(p + HDR_CRC_AT, sb_crc32c(0, p, HDR_CRC_AT));
+	memcpy(p + HDR_CSUM_AT, h->csum, h->hdr_len - HDR_CSUM_AT - 4);
+	sb_store_le32(p + h->hdr_len - 4, sb_crc32c(0, p, h->hdr_len - 4));
 }
 
+/* Only the fixed fields: the digest and hdr_crc are where hdr_len says,
+ * which hdr_rest() reads once hdr_len is known to be one of ours. */
 static void hdr_unpack(const unsigned char *p, struct vhdr *h)
 {
 	h->magic = sb_load_le32(p);
@@ -130,8 +200,13 @@ static void hdr_unpack(const unsigned char *p, struct vhdr *h)
 	h->offset = sb_load_le64(p + 8);
 	h->seed = sb_load_le64(p + 16);
 	h->length = sb_load_le32(p + 24);
-	memcpy(h->csum, p + HDR_CSUM_AT, HDR_CSUM_MAX);
-	h->hdr_crc = sb_load_le32(p + HDR_CRC_AT);
+}
+
+static void hdr_rest(const unsigned char *p, struct vhdr *h)
+{
+	memset(h->csum, 0, HDR_CSUM_MAX);
+	memcpy(h->csum, p + HDR_CSUM_AT, h->hdr_len - HDR_CSUM_AT - 4);
+	h->hdr_crc = sb_load_le32(p + h->hdr_len - 4);
 }
 
 static struct src src_for(const struct sb_verify_cfg *c, uint64_t seed,
@@ -258,53 +333,50 @@ static void payload_csum(int kind, const unsigned char *p, uint64_t n,
 			 unsigned char out[HDR_CSUM_MAX])
 {
 	memset(out, 0, HDR_CSUM_MAX);
-	switch (kind) {
-	case SB_VERIFY_MD5:
-		sb_md5(p, n, out);
-		break;
-	case SB_VERIFY_CRC32C:
-		sb_store_le32(out, sb_crc32c(0, p, n));
-		break;
-	case SB_VERIFY_SHA256:
-		sb_sha256(p, n, out);
-		break;
-	case SB_VERIFY_XXHASH:
-		sb_store_le32(out, sb_xxh32(p, n, 0));
-		break;
-	default: /* null: nothing to check, so nothing to compute */
-		break;
-	}
+	sb_verify_digest(kind, p, n, out);
 }
 
-/* The 32-bit sums read as numbers, the digests as their bytes. */
+static int kind_is_crc(int kind)
+{
+	return kind == SB_VERIFY_CRC7 || kind == SB_VERIFY_CRC16 ||
+	       kind == SB_VERIFY_CRC32 || kind == SB_VERIFY_CRC32C ||
+	       kind == SB_VERIFY_CRC64 || kind == SB_VERIFY_XXHASH;
+}
+
+/* The CRCs and xxhash read as numbers, the digests as their bytes. */
 static void csum_hex(int kind, const unsigned char *cs, char *out,
 		     size_t outlen)
 {
-	size_t n = kind == SB_VERIFY_MD5 ? 16 : HDR_CSUM_MAX;
+	size_t n = kinds[kind].digest;
 
-	if (kind == SB_VERIFY_CRC32C || kind == SB_VERIFY_XXHASH) {
-		snprintf(out, outlen, "0x%08" PRIx32, sb_load_le32(cs));
+	if (kind_is_crc(kind)) {
+		uint64_t v = 0;
+
+		for (size_t i = n; i--;)
+			v = v << 8 | cs[i];
+		snprintf(out, outlen, "0x%0*" PRIx64, (int)(2 * n), v);
 		return;
 	}
 	for (size_t i = 0; i < n && 2 * i + 2 < outlen; i++)
 		snprintf(out + 2 * i, outlen - 2 * i, "%02x", cs[i]);
 }
 
-/* The interval size to cut len bytes by. */
-static uint64_t interval_size(const struct sb_verify_cfg *c, uint64_t len)
+/* The interval size to cut len bytes by, for headers of hl bytes. */
+static uint64_t interval_size(const struct sb_verify_cfg *c, uint64_t len,
+			      uint64_t hl)
 {
 	uint64_t iv = c->interval ? c->interval : len;
 
-	if (iv < HDR_SIZE)
-		iv = HDR_SIZE;
+	if (iv < hl)
+		iv = hl;
 	return min_u64(iv, MAX_INTERVAL);
 }
 
 /* Length of the next interval when left bytes remain: what is left after
  * it must hold a header, or it takes the rest. */
-static uint64_t interval_len(uint64_t iv, uint64_t left)
+static uint64_t interval_len(uint64_t iv, uint64_t left, uint64_t hl)
 {
-	if (left <= iv || left - iv < HDR_SIZE)
+	if (left <= iv || left - iv < hl)
 		return left;
 	return iv;
 }
@@ -313,38 +385,69 @@ static void fill_interval(const struct sb_verify_cfg *c, unsigned char *p,
 			  uint64_t n, uint64_t at, uint64_t seed)
 {
 	struct src s = src_for(c, seed, at);
+	unsigned int hl = hdr_size_of(c->kind);
 	struct vhdr h = {
 		.magic = HDR_MAGIC,
 		.kind = (unsigned int)c->kind,
 		.version = HDR_VERSION,
-		.hdr_len = HDR_SIZE,
+		.hdr_len = hl,
 		.offset = at,
 		.seed = seed,
 		.length = (uint32_t)n,
 	};
 
-	src_fill(&s, p + HDR_SIZE, n - HDR_SIZE);
-	payload_csum(c->kind, p + HDR_SIZE, n - HDR_SIZE, h.csum);
+	src_fill(&s, p + hl, n - hl);
+	payload_csum(c->kind, p + hl, n - hl, h.csum);
 	hdr_pack(&h, p);
+	swap_hdr(c, p, n, hl);
 }
 
-void sb_verify_fill(const struct sb_verify_cfg *c, void *buf, uint64_t len,
+/* A pattern with %o: a copy of cfg whose pattern has the block's offset
+ * pasted, little-endian, into each slot (fio's paste_format_inplace: a slot
+ * cut by the pattern's end keeps what fits). */
+static const struct sb_verify_cfg *
+with_offset(const struct sb_verify_cfg *c, struct sb_verify_cfg *copy,
+	    unsigned char pat[SB_VERIFY_PATTERN_MAX], uint64_t offset)
+{
+	unsigned char le[8];
+
+	if (!c->pattern_noffs || !c->pattern ||
+	    c->pattern_len > SB_VERIFY_PATTERN_MAX)
+		return c;
+	*copy = *c;
+	memcpy(pat, c->pattern, c->pattern_len);
+	sb_store_le64(le, offset);
+	for (unsigned i = 0; i < c->pattern_noffs; i++) {
+		size_t at = c->pattern_offs[i];
+
+		if (at < c->pattern_len)
+			memcpy(pat + at, le, min_u64(8, c->pattern_len - at));
+	}
+	copy->pattern = pat;
+	return copy;
+}
+
+void sb_verify_fill(const struct sb_verify_cfg *cfg, void *buf, uint64_t len,
 		    uint64_t offset, uint64_t seed)
 {
+	struct sb_verify_cfg copy;
+	unsigned char pat[SB_VERIFY_PATTERN_MAX];
+	const struct sb_verify_cfg *c = with_offset(cfg, &copy, pat, offset);
 	unsigned char *p = buf;
-	uint64_t iv, n;
+	uint64_t iv, n, hl;
 
 	if (!kind_known(c->kind) || c->kind == SB_VERIFY_NONE)
 		return;
-	if (!kind_has_header(c->kind) || len < HDR_SIZE) {
+	hl = sb_verify_header_size(c);
+	if (!hl || len < hl) {
 		struct src s = src_for(c, seed, offset);
 
 		src_fill(&s, p, len);
 		return;
 	}
-	iv = interval_size(c, len);
+	iv = interval_size(c, len, hl);
 	for (uint64_t pos = 0; pos < len; pos += n) {
-		n = interval_len(iv, len - pos);
+		n = interval_len(iv, len - pos, hl);
 		fill_interval(c, p + pos, n, offset + pos, seed);
 	}
 }
@@ -362,12 +465,16 @@ __attribute__((format(printf, 2, 3))) static int fail(const struct vctx *x,
 	return -EILSEQ;
 }
 
-/* Headerless data: every byte must be what the source makes. */
+/* Bytes that must be what the source for the interval at `at` makes:
+ * headerless data (pay_at == at) or a pattern_hdr payload (the source is
+ * keyed by the interval, the bytes start after its header). */
 static int check_bytes(const struct vctx *x, const unsigned char *p,
-		       uint64_t len, uint64_t at)
+		       uint64_t len, uint64_t at, uint64_t pay_at)
 {
 	struct src s = src_for(x->c, x->seed, at);
 	uint64_t i;
+	const char *kind =
+		x->c->kind == SB_VERIFY_PATTERN_HDR ? "pattern_hdr: " : "";
 
 	/* Data of an unknown write and no pattern: nothing says what it
 	 * should be. */
@@ -377,14 +484,15 @@ static int check_bytes(const struct vctx *x, const unsigned char *p,
 	if (i == len)
 		return 0;
 	return fail(x,
-		    "offset %" PRIu64 ": corrupt: byte at offset %" PRIu64
+		    "offset %" PRIu64 ": corrupt: %sbyte at offset %" PRIu64
 		    " is 0x%02x expected 0x%02x",
-		    at, at + i, p[i], src_byte(&s, i));
+		    at, kind, pay_at + i, p[i], src_byte(&s, i));
 }
 
-/* Is this a header at all, and one of ours in this format? */
-static int check_hdr_valid(const struct vctx *x, const struct vhdr *h,
-			   const unsigned char *p, uint64_t at)
+/* Is this a header at all, and one of ours in this format? n: the bytes
+ * the interval has, which the header must fit in. */
+static int check_hdr_valid(const struct vctx *x, struct vhdr *h,
+			   const unsigned char *p, uint64_t n, uint64_t at)
 {
 	uint32_t crc;
 
@@ -393,18 +501,22 @@ static int check_hdr_valid(const struct vctx *x, const struct vhdr *h,
 			    "offset %" PRIu64 ": no valid verify header "
 			    "(magic 0x%08" PRIx32 " expected 0x%08" PRIx32 ")",
 			    at, h->magic, HDR_MAGIC);
-	crc = sb_crc32c(0, p, HDR_CRC_AT);
+	if (h->version != HDR_VERSION ||
+	    (h->hdr_len != HDR_SIZE && h->hdr_len != HDR_SIZE_BIG) ||
+	    h->hdr_len > n)
+		return fail(x,
+			    "offset %" PRIu64 ": no valid verify header "
+			    "(version %u length %u expected %u and %u)",
+			    at, h->version, h->hdr_len, HDR_VERSION,
+			    hdr_size_of(x->c->kind));
+	hdr_rest(p, h);
+	crc = sb_crc32c(0, p, h->hdr_len - 4);
 	if (crc != h->hdr_crc)
 		return fail(x,
 			    "offset %" PRIu64 ": no valid verify header: "
 			    "header checksum mismatch (stored 0x%08" PRIx32
 			    " computed 0x%08" PRIx32 ")",
 			    at, h->hdr_crc, crc);
-	if (h->version != HDR_VERSION || h->hdr_len != HDR_SIZE)
-		return fail(x,
-			    "offset %" PRIu64 ": no valid verify header "
-			    "(version %u length %u expected %u and %u)",
-			    at, h->version, h->hdr_len, HDR_VERSION, HDR_SIZE);
 	return 0;
 }
 
@@ -444,8 +556,12 @@ static int check_payload(const struct vctx *x, const struct vhdr *h,
 	char want_s[2 * HDR_CSUM_MAX + 1] = "",
 				       got_s[2 * HDR_CSUM_MAX + 1] = "";
 	struct src s;
-	uint64_t i, pay_at = at + HDR_SIZE;
+	uint64_t i, pay_at = at + h->hdr_len;
 
+	if (kind == SB_VERIFY_META)
+		return 0;
+	if (kind == SB_VERIFY_PATTERN_HDR)
+		return check_bytes(x, p, n, at, pay_at);
 	payload_csum(kind, p, n, got);
 	if (!memcmp(got, h->csum, HDR_CSUM_MAX))
 		return 0;
@@ -468,28 +584,44 @@ static int check_payload(const struct vctx *x, const struct vhdr *h,
 		    src_byte(&s, i));
 }
 
-static int check_interval(const struct vctx *x, const unsigned char *p,
-			  uint64_t n, uint64_t at)
+static int check_interval(const struct vctx *x, unsigned char *p, uint64_t n,
+			  uint64_t at, uint64_t hl)
 {
 	struct vhdr h;
 	int rc;
 
+	swap_hdr(x->c, p, n, hl);
 	hdr_unpack(p, &h);
-	rc = check_hdr_valid(x, &h, p, at);
+	rc = check_hdr_valid(x, &h, p, n, at);
 	if (!rc)
 		rc = check_hdr_fields(x, &h, n, at);
-	if (!rc)
-		rc = check_payload(x, &h, p + HDR_SIZE, n - HDR_SIZE, at);
+	if (rc) {
+		fault_at(x, at, n, 0, 1);
+		return rc;
+	}
+	rc = check_payload(x, &h, p + h.hdr_len, n - h.hdr_len, at);
+	if (rc)
+		fault_at(x, at, n, 0, 0);
 	return rc;
 }
 
-int sb_verify_check(const struct sb_verify_cfg *c, const void *buf,
-		    uint64_t len, uint64_t offset, uint64_t seed, char *why,
-		    size_t whylen)
+int sb_verify_check(const struct sb_verify_cfg *c, void *buf, uint64_t len,
+		    uint64_t offset, uint64_t seed, char *why, size_t whylen)
 {
-	const struct vctx x = {c, seed, why, whylen};
-	const unsigned char *p = buf;
-	uint64_t iv, n;
+	return sb_verify_check_fault(c, buf, len, offset, seed, why, whylen,
+				     NULL);
+}
+
+int sb_verify_check_fault(const struct sb_verify_cfg *cfg, void *buf,
+			  uint64_t len, uint64_t offset, uint64_t seed,
+			  char *why, size_t whylen, struct sb_verify_fault *f)
+{
+	struct sb_verify_cfg copy;
+	unsigned char pat[SB_VERIFY_PATTERN_MAX];
+	const struct sb_verify_cfg *c = with_offset(cfg, &copy, pat, offset);
+	const struct vctx x = {c, seed, why, whylen, f};
+	unsigned char *p = buf;
+	uint64_t iv, n, hl;
 	int rc;
 
 	if (why && whylen)
@@ -502,14 +634,22 @@ int sb_verify_check(const struct sb_verify_cfg *c, const void *buf,
 	}
 	if (c->kind == SB_VERIFY_NONE || c->kind == SB_VERIFY_NULL)
 		return 0;
-	if (!kind_has_header(c->kind) || len < HDR_SIZE)
-		return check_bytes(&x, p, len, offset);
-	iv = interval_size(c, len);
-	for (uint64_t pos = 0; pos < len; pos += n) {
-		n = interval_len(iv, len - pos);
-		rc = check_interval(&x, p + pos, n, offset + pos);
+	hl = sb_verify_header_size(c);
+	if (!hl || len < hl) {
+		rc = check_bytes(&x, p, len, offset, offset);
 		if (rc)
+			fault_at(&x, offset, len, 0, 0);
+		return rc;
+	}
+	iv = interval_size(c, len, hl);
+	for (uint64_t pos = 0; pos < len; pos += n) {
+		n = interval_len(iv, len - pos, hl);
+		rc = check_interval(&x, p + pos, n, offset + pos, hl);
+		if (rc) {
+			if (f)
+				f->at = pos;
 			return rc;
+		}
 	}
 	return 0;
 }

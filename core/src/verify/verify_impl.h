@@ -1,6 +1,6 @@
 /*
- * Private to the verify module: byte-order helpers shared by the checksums
- * and the header code, and both CRC32C paths so tests can compare them.
+ * Private to the verify module: byte-order helpers shared by the digests
+ * and the header code, and the CRCs no library computes.
  */
 #ifndef SB_VERIFY_IMPL_H
 #define SB_VERIFY_IMPL_H
@@ -52,21 +52,8 @@ static inline void sb_store_be32(unsigned char *p, uint32_t v)
 	p[3] = (unsigned char)v;
 }
 
-static inline uint32_t sb_rotl32(uint32_t v, unsigned int n)
-{
-	return (v << n) | (v >> ((32 - n) & 31));
-}
-
-static inline uint32_t sb_rotr32(uint32_t v, unsigned int n)
-{
-	return (v >> n) | (v << ((32 - n) & 31));
-}
-
-/* sb_crc32c() picks one of these; same arguments and results. */
-uint32_t sb_crc32c_sw(uint32_t crc, const void *data, size_t len);
-/* 1 when this CPU has the SSE4.2 crc32 instruction (x86-64 only). */
-int sb_crc32c_hw_available(void);
-/* Only when sb_crc32c_hw_available(); falls back to software otherwise. */
-uint32_t sb_crc32c_hw(uint32_t crc, const void *data, size_t len);
+/* crc_small.c: fio's CRC-7 and CRC-16 (see there for their definitions). */
+unsigned int sb_crc7(const void *data, size_t len);
+unsigned int sb_crc16(const void *data, size_t len);
 
 #endif

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -96,14 +97,62 @@ static int io_error(struct sb_worker *w, const struct sb_io *io)
 			  err, msg);
 }
 
+static void dump_one(struct sb_worker *w, const struct sb_ioslot *s,
+		     const struct sb_verify_fault *f, const char *type,
+		     const unsigned char *buf)
+{
+	char name[4096], err[4096 + 64];
+
+	if (sb_verify_dump(s->io.file->path, f->offset, type, buf + f->at,
+			   f->length, name, sizeof(name), err, sizeof(err)))
+		sb_log(w->rj->ctx, SB_LOG_WARN, NULL, "job %s: verify_dump: %s",
+		       w->rj->def->name, err);
+	else
+		sb_log(w->rj->ctx, SB_LOG_INFO, NULL,
+		       "job %s: %s data dumped as %s", w->rj->def->name, type,
+		       name);
+}
+
+/* verify_dump: as fio, the interval read and the one written, or the
+ * interval alone when its header is the fault. */
+static void dump_bad(struct sb_worker *w, const struct sb_ioslot *s,
+		     const struct sb_verify_fault *f)
+{
+	struct sb_verify_cfg c = w->rj->cfg.vcfg;
+	unsigned char *want;
+
+	if (f->header) {
+		dump_one(w, s, f, "hdr_fail", s->io.buf);
+		return;
+	}
+	dump_one(w, s, f, "received", s->io.buf);
+	want = malloc(s->io.length ? s->io.length : 1);
+	if (!want) {
+		sb_log(w->rj->ctx, SB_LOG_WARN, NULL,
+		       "job %s: verify_dump: out of memory for the expected "
+		       "data",
+		       w->rj->def->name);
+		return;
+	}
+	/* As the check left the block: headers in their own place. */
+	c.hdr_offset = 0;
+	sb_verify_fill(&c, want, s->io.length, s->io.offset, s->vseed);
+	dump_one(w, s, f, "expected", want);
+	free(want);
+}
+
 static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
 {
 	char why[512], msg[SB_ERRMSG_MAX];
+	struct sb_verify_fault f;
 
 	w->vck.verified++;
-	if (!sb_verify_check(&w->rj->cfg.vcfg, s->io.buf, s->io.length,
-			     s->io.offset, s->vseed, why, sizeof(why)))
+	if (!sb_verify_check_fault(&w->rj->cfg.vcfg, s->io.buf, s->io.length,
+				   s->io.offset, s->vseed, why, sizeof(why),
+				   &f))
 		return 0;
+	if (w->rj->opts.verify_dump)
+		dump_bad(w, s, &f);
 	sb_msg_format(msg, sizeof(msg), "verify failed on %s: %s",
 		      s->io.file->path, why);
 	__atomic_store_n(&w->meas.dir[SB_DDIR_READ].errors,

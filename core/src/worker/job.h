@@ -48,6 +48,7 @@ struct sb_job_cfg {
 	int check_reads;
 	struct sb_verify_cfg vcfg;
 	unsigned char vpattern[SB_DATA_PATTERN_MAX];
+	size_t vpattern_offs[SB_DATA_PATTERN_OFFSETS];
 	struct sb_buf_cfg bcfg;
 	unsigned char bpattern[SB_DATA_PATTERN_MAX];
 	int coe; /* continue_on_error bits */
@@ -251,9 +252,17 @@ struct sb_worker_syncs {
  * gave, those the read-back has left, and verify_backlog's ring. */
 struct sb_worker_vstream {
 	uint64_t nwrites, nspecs, replay_left;
+	/* verify_backlog's writes not yet read back, oldest first, as fio's
+	 * io_hist list: nbacklog of them from backlog_head, in a ring of
+	 * verify_backlog. */
 	struct sb_vrec *backlog;
-	unsigned nbacklog, backlog_next;
-	int backlog_due, backlog_started;
+	unsigned nbacklog, backlog_head;
+	/* Reads verify_backlog_batch still owes (fio's td->verify_batch). */
+	uint64_t batch_left;
+	/* backlog_due: the main phase ended, the rest is read back;
+	 * backlog_started: the reads since the last write have begun, so
+	 * that write has landed; last_write: the last I/O was a write. */
+	int backlog_due, backlog_started, last_write;
 };
 
 /* What verify's reads found, written only by worker/ioloop.c. */

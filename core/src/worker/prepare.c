@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -258,32 +259,43 @@ static int settle_mem(struct sb_ctx *ctx, struct sb_runjob *rj)
 		rj->opts.mem, err);
 }
 
+/* buffer_pattern: fio's syntax without %o. */
 static int settle_pattern(struct sb_ctx *ctx, struct sb_runjob *rj,
 			  const char *key, const char *value,
-			  unsigned char *out, size_t *len, int allow_offset)
+			  unsigned char *out, size_t *len)
 {
 	char err[256];
-	int has_offset = 0;
-	int rc = sb_data_pattern_parse(value, out, SB_DATA_PATTERN_MAX, len,
-				       allow_offset, &has_offset, err,
-				       sizeof(err));
+	int rc = sb_data_pattern_parse(value, out, SB_DATA_PATTERN_MAX, len, 0,
+				       NULL, err, sizeof(err));
 
 	if (rc)
 		return sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key,
 			      err);
-	if (has_offset)
-		return sb_err(ctx, -EOPNOTSUPP,
-			      "%s: %s: %%o is not supported yet",
-			      where_of(rj, key), key);
 	return 0;
 }
 
-/* Which fio verify= values storbench checks, by index in the names. */
+/* The kind of each verify= value, by index in sb_verify_names. */
 static const int verify_kinds[] = {
-	SB_VERIFY_NONE,	  SB_VERIFY_NONE,    SB_VERIFY_MD5,
-	SB_VERIFY_CRC32C, SB_VERIFY_CRC32C,  SB_VERIFY_SHA256,
-	SB_VERIFY_XXHASH, SB_VERIFY_PATTERN, SB_VERIFY_NULL,
+	SB_VERIFY_NONE,	    SB_VERIFY_NONE,	SB_VERIFY_MD5,
+	SB_VERIFY_CRC32C,   SB_VERIFY_CRC32C,	SB_VERIFY_SHA256,
+	SB_VERIFY_XXHASH,   SB_VERIFY_PATTERN,	SB_VERIFY_NULL,
+	SB_VERIFY_CRC64,    SB_VERIFY_CRC32,	SB_VERIFY_CRC16,
+	SB_VERIFY_CRC7,	    SB_VERIFY_SHA512,	SB_VERIFY_SHA1,
+	SB_VERIFY_SHA3_224, SB_VERIFY_SHA3_256, SB_VERIFY_SHA3_384,
+	SB_VERIFY_SHA3_512, SB_VERIFY_META,	SB_VERIFY_PATTERN_HDR,
 };
+
+/* The smallest block a verify check sees: the smallest write, or the
+ * smallest read for verify_only. */
+static uint64_t verify_min_bs(const struct sb_job_opts *o)
+{
+	uint64_t w = sb_job_dir_min_bs(o, SB_DDIR_WRITE),
+		 r = sb_job_dir_min_bs(o, SB_DDIR_READ);
+
+	if (o->verify_only || !sb_rw_uses(o, SB_DDIR_WRITE))
+		return r;
+	return w;
+}
 
 static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 {
@@ -293,29 +305,54 @@ static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 	const char *where = where_of(rj, "verify");
 
 	if ((size_t)o->verify >= n)
-		return sb_err(ctx, -EOPNOTSUPP,
-			      "%s: verify=%s is not supported yet (storbench "
-			      "checks md5, crc32c, sha256, xxhash, pattern "
-			      "and null)",
+		return sb_err(ctx, -EOPNOTSUPP, "%s: verify=%s is unknown",
 			      where, sb_verify_names[o->verify]);
 	v->kind = verify_kinds[o->verify];
-	/* fio: a verify_pattern alone means verify=pattern. */
+	/* fio 3.33: a verify_pattern alone means a header, then the pattern
+	 * (its VERIFY_PATTERN, which later fio names pattern_hdr). */
 	if (o->verify_pattern) {
-		if (settle_pattern(ctx, rj, "verify_pattern", o->verify_pattern,
-				   rj->cfg.vpattern, &plen, 1))
-			return -EINVAL;
+		char err[256];
+		int rc = sb_data_pattern_parse_offsets(
+			o->verify_pattern, rj->cfg.vpattern,
+			SB_DATA_PATTERN_MAX, &plen, rj->cfg.vpattern_offs,
+			&v->pattern_noffs, err, sizeof(err));
+
+		if (rc)
+			return sb_err(ctx, rc, "%s: verify_pattern: %s",
+				      where_of(rj, "verify_pattern"), err);
 		v->pattern = rj->cfg.vpattern;
 		v->pattern_len = plen;
+		v->pattern_offs = rj->cfg.vpattern_offs;
 		if (!v->kind)
-			v->kind = SB_VERIFY_PATTERN;
+			v->kind = SB_VERIFY_PATTERN_HDR;
 	}
 	if (!v->kind)
 		return 0;
-	if (v->kind == SB_VERIFY_PATTERN && !v->pattern)
-		return sb_err(
-			ctx, -EINVAL,
-			"%s: verify=pattern needs verify_pattern=", where);
+	if ((v->kind == SB_VERIFY_PATTERN ||
+	     v->kind == SB_VERIFY_PATTERN_HDR) &&
+	    !v->pattern)
+		return sb_err(ctx, -EINVAL,
+			      "%s: verify=%s needs verify_pattern=", where,
+			      sb_verify_names[o->verify]);
 	v->interval = o->verify_interval;
+	v->hdr_offset = o->verify_offset;
+	if (o->verify_offset && o->verify_offset < 40)
+		return sb_err(ctx, -ERANGE,
+			      "%s: verify_offset=%" PRIu64
+			      " is below fio's minimum, 40",
+			      where_of(rj, "verify_offset"), o->verify_offset);
+	if (!sb_verify_offset_fits(v, verify_min_bs(o)))
+		return sb_err(ctx, -EINVAL,
+			      "%s: verify_offset=%" PRIu64
+			      ": storbench's %zu-byte %s header must lie past "
+			      "its own place and inside each %" PRIu64
+			      "-byte interval",
+			      where_of(rj, "verify_offset"), o->verify_offset,
+			      sb_verify_header_size(v),
+			      sb_verify_names[o->verify],
+			      v->interval && v->interval < verify_min_bs(o)
+				      ? v->interval
+				      : verify_min_bs(o));
 	if (!sb_rw_uses(o, SB_DDIR_WRITE) && !o->verify_only) {
 		/* fio (do_io): a job that reads checks each block by its
 		 * header; one that only trims has nothing to check. */
@@ -408,7 +445,7 @@ static int settle_buffers(struct sb_ctx *ctx, struct sb_runjob *rj)
 		b->refill = 1;
 	if (o->buffer_pattern) {
 		if (settle_pattern(ctx, rj, "buffer_pattern", o->buffer_pattern,
-				   rj->cfg.bpattern, &plen, 0))
+				   rj->cfg.bpattern, &plen))
 			return -EINVAL;
 		b->pattern = rj->cfg.bpattern;
 		b->pattern_len = plen;

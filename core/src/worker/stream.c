@@ -94,25 +94,58 @@ static void set_io(struct sb_worker *w, struct sb_ioslot *s, int ddir,
 	s->gen_fb = 0;
 }
 
-/* verify_backlog: the next read of the ring, skipping overwritten ones. */
+/* verify_backlog: read back the oldest write of the ring, skipping those
+ * overwritten since. SB_GEN_END once the ring is empty. */
 static int backlog_read(struct sb_worker *w, struct sb_ioslot *s)
 {
-	while (w->vs.backlog_next < w->vs.nbacklog) {
-		const struct sb_vrec *r = &w->vs.backlog[w->vs.backlog_next++];
+	unsigned cap = (unsigned)w->rj->opts.verify_backlog;
 
+	while (w->vs.nbacklog) {
+		const struct sb_vrec *r = &w->vs.backlog[w->vs.backlog_head];
+
+		w->vs.backlog_head = (w->vs.backlog_head + 1) % cap;
+		w->vs.nbacklog--;
 		if (!still_latest(&w->files[r->file], r->offset, r->length,
 				  r->index))
 			continue;
 		set_io(w, s, SB_DDIR_READ, r->file, r->offset, r->length);
 		s->verify = 1;
 		s->vseed = r->seed;
+		w->vs.last_write = 0;
 		return 0;
 	}
 	w->vs.backlog_due = 0;
-	w->vs.backlog_started = 0;
-	w->vs.nbacklog = 0;
-	w->vs.backlog_next = 0;
+	w->vs.backlog_head = 0;
 	return SB_GEN_END;
+}
+
+/* fio's check_get_verify(): once the unread writes reach a multiple of
+ * verify_backlog right after a write, verify_backlog_batch of them (all,
+ * by default) are read back before the next write; a batch larger than
+ * what is unread goes on reading each later write right after it. */
+static int backlog_next(struct sb_worker *w, struct sb_ioslot *s)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+
+	if (!w->vs.nbacklog)
+		return SB_GEN_END;
+	if (!w->vs.backlog_due && !w->vs.batch_left) {
+		if (w->vs.nbacklog % (uint64_t)o->verify_backlog ||
+		    !w->vs.last_write)
+			return SB_GEN_END;
+		w->vs.batch_left = o->verify_backlog_batch
+					   ? (uint64_t)o->verify_backlog_batch
+					   : (uint64_t)o->verify_backlog;
+	}
+	/* The writes read back must all have landed first. */
+	if (!w->vs.backlog_started && w->fl.inflight)
+		return SB_STREAM_WAIT;
+	w->vs.backlog_started = 1;
+	if (backlog_read(w, s))
+		return SB_GEN_END;
+	if (!w->vs.backlog_due)
+		w->vs.batch_left--;
+	return 0;
 }
 
 /* After a write of the main phase: its verify seed, and its place in the
@@ -130,15 +163,24 @@ static void note_write(struct sb_worker *w, struct sb_ioslot *s, unsigned file)
 	s->vindex = index;
 	mark_written(f, s->io.offset, s->io.length, index);
 	if (w->vs.backlog) {
-		w->vs.backlog[w->vs.nbacklog++] = (struct sb_vrec){
-			.file = file,
-			.offset = s->io.offset,
-			.length = s->io.length,
-			.seed = s->vseed,
-			.index = index,
-		};
-		if (w->vs.nbacklog == (unsigned)o->verify_backlog)
-			w->vs.backlog_due = 1;
+		unsigned cap = (unsigned)o->verify_backlog;
+
+		/* Full only if a batch left a whole backlog unread, which
+		 * fio's rule never does; the oldest then goes unchecked. */
+		if (w->vs.nbacklog == cap) {
+			w->vs.backlog_head = (w->vs.backlog_head + 1) % cap;
+			w->vs.nbacklog--;
+		}
+		w->vs.backlog[(w->vs.backlog_head + w->vs.nbacklog++) % cap] =
+			(struct sb_vrec){
+				.file = file,
+				.offset = s->io.offset,
+				.length = s->io.length,
+				.seed = s->vseed,
+				.index = index,
+			};
+		w->vs.last_write = 1;
+		w->vs.backlog_started = 0;
 	}
 }
 
@@ -242,13 +284,10 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 	struct sb_io_spec spec;
 	int rc;
 
-	if (w->vs.backlog_due) {
-		/* The backlog's writes must all have landed first. */
-		if (!w->vs.backlog_started && w->fl.inflight)
-			return SB_STREAM_WAIT;
-		w->vs.backlog_started = 1;
-		if (backlog_read(w, s) == 0)
-			return 0;
+	if (w->vs.backlog) {
+		rc = backlog_next(w, s);
+		if (rc != SB_GEN_END)
+			return rc;
 	}
 	rc = work(w, &spec);
 	if (rc == 0 && (spec.flags & SB_SPEC_DRAIN) && w->fl.inflight) {
