@@ -384,6 +384,28 @@ const struct sb_option sb_core_options[] = {
 	 .help = "add each I/O's offset to the logs"},
 	{OPT("per_job_logs", per_job_logs), .type = SB_OPT_BOOL, .def = "1",
 	 .help = "a log file per clone (0: one per job name)"},
+	{OPT("read_iolog", read_iolog), .type = SB_OPT_STR,
+	 .help = "replay the I/Os of an fio iolog (version 2 or 3; - reads "
+		 "standard input) on the files it names"},
+	{OPT("read_iolog_chunked", read_iolog_chunked), .type = SB_OPT_BOOL,
+	 .help = "read the log bit by bit (the replay is the same: storbench "
+		 "reads it whole, to check every line before the job starts)"},
+	{OPT("replay_no_stall", replay_no_stall), .type = SB_OPT_BOOL,
+	 .help = "replay as fast as possible, ignoring the logged times"},
+	{OPT("replay_redirect", replay_redirect), .type = SB_OPT_STR,
+	 .help = "replay every I/O of the log on this one file"},
+	{OPT("replay_scale", replay_scale), .type = SB_OPT_INT, .def = "1",
+	 .min = 0, .max = INT64_MAX,
+	 .help = "divide the logged offsets by this"},
+	{OPT("replay_align", replay_align), .type = SB_OPT_SIZE,
+	 .help = "round the logged offsets down to this power of two"},
+	{OPT("replay_time_scale", replay_time_scale), .type = SB_OPT_INT,
+	 .def = "100", .min = 1, .max = INT64_MAX,
+	 .help = "replay at this percent of the logged pace (200: twice as "
+		 "fast)"},
+	{OPT("replay_skip", replay_skip), .type = SB_OPT_STR,
+	 .help = "I/O kinds (read, write, trim, sync) a blktrace replay leaves "
+		 "out; as in fio 3.33, no effect on an iolog"},
 	SB_OPTION_END,
 };
 

@@ -146,6 +146,16 @@ struct sb_job_opts {
 	uint64_t log_hist_ns;
 	int log_offset;
 	int per_job_logs;
+
+	/* Replay (workload/replay.h). */
+	char *read_iolog;
+	int read_iolog_chunked;
+	int replay_no_stall;
+	char *replay_redirect;
+	int64_t replay_scale;
+	uint64_t replay_align;
+	int64_t replay_time_scale;
+	char *replay_skip;
 };
 
 /* The enum options' values: each an index into the option's choices, which

@@ -28,6 +28,7 @@
 #include "../machine/cpus.h"
 #include "../machine/counters.h"
 #include "../workload/fio_gen.h"
+#include "../workload/replay.h"
 
 struct sb_plugin;
 struct sb_loader;
@@ -76,6 +77,7 @@ struct sb_runjob {
 	const struct sb_plugin *gen; /* NULL: the built-in fio workload */
 	const struct sb_generator_ops *gops;
 	void *gen_opts;
+	struct sb_replay *replay; /* read_iolog's log, or NULL */
 	struct sb_facts facts;
 	unsigned job_id; /* its place in the job files: 0, 1, 2, ... */
 	unsigned groupid;
@@ -416,6 +418,7 @@ struct sb_worker {
 	unsigned nfiles;
 	struct sb_file_service svc;
 	struct sb_fio_state fio;
+	struct sb_replay_state replay; /* read_iolog: the clone's walk */
 	FILE *iolog; /* write_iolog, or NULL: worker/iolog.c's */
 
 	struct sb_worker_slots slots;
@@ -447,6 +450,13 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		      const struct sb_jobdef *def, unsigned job_id,
 		      unsigned groupid, struct sb_runjob *rj);
 void sb_runjob_free(struct sb_runjob *rj);
+
+/* read_iolog (replay_job.c): read the log and settle the options it
+ * decides, before they are checked; then, once the job's files are
+ * settled, put the log's in their place. 0 or an error in ctx. */
+int sb_replay_settle(struct sb_ctx *ctx, struct sb_runjob *rj);
+int sb_replay_names(struct sb_ctx *ctx, struct sb_runjob *rj);
+void sb_replay_job_free(struct sb_runjob *rj);
 
 /* Main thread: engine setup and file layout, then one thread per clone. A
  * failure is recorded in rj->error/errmsg (the job then runs nothing). */

@@ -684,6 +684,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		    strcmp(kv->key, "name") != 0)
 			rc = plugin_option(ctx, rj, kv);
 	if (!rc)
+		rc = sb_replay_settle(ctx, rj);
+	if (!rc)
 		settle_time_based(ctx, rj);
 	if (!rc)
 		rc = check_values(ctx, rj);
@@ -691,6 +693,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		rc = settle_cfg(ctx, rj);
 	if (!rc)
 		rc = check_engine(ctx, rj);
+	if (!rc)
+		rc = sb_replay_names(ctx, rj);
 	if (!rc)
 		rc = hide_url_secrets(ctx, rj);
 	if (rc == -ENOMEM) {
@@ -759,6 +763,7 @@ void sb_runjob_free(struct sb_runjob *rj)
 	sb_opt_free(sb_core_options, &rj->opts);
 	sb_facts_free(&rj->facts);
 	free_cfg(&rj->cfg);
+	sb_replay_job_free(rj);
 	free(rj->found_sizes);
 	sb_runjob_results_free(rj);
 	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)

@@ -94,6 +94,17 @@ static int start_generator(struct sb_worker *w)
 
 	if (w->layout)
 		return 0;
+	if (!rj->gen && rj->replay) {
+		/* A replay's files are all open for the phase, as a
+		 * generator plugin's. */
+		w->svc.maxopen = w->nfiles;
+		for (unsigned i = 0; i < w->nfiles; i++)
+			if (sb_wfile_open(w, i))
+				return w->err.code;
+		sb_replay_start(&w->replay, rj->replay);
+		w->gen.env.state = &w->replay;
+		return 0;
+	}
 	if (!rj->gen) {
 		/* The fio workload's instance (workload/fio_gen.h). */
 		w->gen.env.state = &w->fio;
