@@ -406,6 +406,23 @@ const struct sb_option sb_core_options[] = {
 	{OPT("replay_skip", replay_skip), .type = SB_OPT_STR,
 	 .help = "I/O kinds (read, write, trim, sync) a blktrace replay leaves "
 		 "out; as in fio 3.33, no effect on an iolog"},
+	{OPT("max_latency", max_latency), .type = (int)SB_OPT_TIME_DIRS,
+	 .help = "fail the job (ETIMEDOUT) when an I/O takes longer, per "
+		 "direction (a bare number is in us)"},
+	{OPT("latency_target", latency_target_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_US,
+	 .help = "search the highest queue depth up to iodepth whose I/Os "
+		 "meet this latency (us)"},
+	{OPT("latency_window", latency_window_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_US,
+	 .help = "window over which latency_target is judged (us)"},
+	{OPT("latency_percentile", latency_percentile), .type = SB_OPT_FLOAT,
+	 .def = "100",
+	 .help = "percent of a window's I/Os that must meet "
+		 "latency_target"},
+	{OPT("latency_run", latency_run), .type = SB_OPT_BOOL,
+	 .help = "keep searching for the whole run instead of ending the "
+		 "job at the depth found"},
 	SB_OPTION_END,
 };
 

@@ -156,6 +156,13 @@ struct sb_job_opts {
 	uint64_t replay_align;
 	int64_t replay_time_scale;
 	char *replay_skip;
+
+	/* Latency limits and the depth search (worker/latency.c). */
+	uint64_t max_latency[SB_DDIR_COUNT]; /* ns; 0: none */
+	uint64_t latency_target_ns;
+	uint64_t latency_window_ns;
+	double latency_percentile;
+	int latency_run;
 };
 
 /* The enum options' values: each an index into the option's choices, which

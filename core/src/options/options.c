@@ -58,6 +58,8 @@ const char *sb_opt_type_name(int type)
 		return "size or percent";
 	case SB_OPT_TIME_RANGE:
 		return "time or time range";
+	case SB_OPT_TIME_DIRS:
+		return "time per direction";
 	}
 	return "?";
 }
@@ -254,6 +256,9 @@ static int parse_value(const struct sb_option *o, char *field,
 	case SB_OPT_INT_DIRS:
 		return sb_val_int_dirs(value, (int64_t *)(void *)field, err,
 				       len);
+	case SB_OPT_TIME_DIRS:
+		return sb_val_time_dirs_us(value, (uint64_t *)(void *)field,
+					   err, len);
 	case SB_OPT_RANGE_DIRS:
 		return sb_val_range_dirs(value, kb_base,
 					 (struct sb_range *)(void *)field, err,

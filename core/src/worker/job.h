@@ -359,6 +359,20 @@ struct sb_worker_meas {
 	uint64_t cycle_bytes[SB_DDIR_COUNT], cycle_ios[SB_DDIR_COUNT];
 };
 
+/* max_latency and latency_target's search for a queue depth (fio's
+ * lat_target_*), written only by worker/latency.c. */
+struct sb_worker_lat {
+	int on; /* max_latency or latency_target is set */
+	unsigned qd, qd_low,
+		qd_high; /* the depth now, and the search's bounds */
+	unsigned stable; /* successes in a row at qd_high - 1 */
+	int end_run;	 /* the depth is found: one last window */
+	int quiesce;	 /* issue nothing until all is done */
+	int done;	 /* the search is over: end the phase */
+	uint64_t window_start_ns;
+	uint64_t ios, failed; /* in this window */
+};
+
 /* When the worker ran, written only by worker.c: the measured run (after
  * ramp_time), the current phase's deadline (relaxed: the watch and
  * host->deadline_ns() read it), and the thread's CPU time. */
@@ -430,6 +444,7 @@ struct sb_worker {
 	struct sb_worker_vcheck vck;
 	struct sb_worker_timing timing;
 	struct sb_worker_meas meas;
+	struct sb_worker_lat lat;
 	struct sb_worker_span span;
 	struct sb_worker_err err;
 	struct sb_worker_hook hook;

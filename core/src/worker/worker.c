@@ -138,6 +138,8 @@ static int run_phase(struct sb_worker *w, int phase)
 	w->phase = phase;
 	if (phase == SB_PH_MAIN && o->runtime_ns)
 		deadline = w->span.ramp_end_ns + o->runtime_ns;
+	if (phase == SB_PH_MAIN)
+		sb_lat_start(w);
 	/* The main thread's watch and host->deadline_ns() read it too. */
 	__atomic_store_n(&w->span.deadline_ns, deadline, __ATOMIC_RELAXED);
 	sb_stream_phase(w);
