@@ -621,12 +621,16 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 		json_u64(o, "total_err", r->total_errors);
 		json_i64(o, "first_error", first < 0 ? -(int64_t)first : first);
 	}
-	/* latency_target is not supported: fio's values for a job without
-	 * it, where latency_depth is the job's iodepth. */
-	json_u64(o, "latency_depth", r->iodepth);
-	json_u64(o, "latency_target", 0);
-	json_dbl(o, "latency_percentile", 100.0);
-	json_u64(o, "latency_window", 0);
+	/* fio's units: the target in ns, the window in us. Without a
+	 * target (or from a host without the figures, which gives 0):
+	 * fio's values for a job without one. */
+	json_u64(o, "latency_depth",
+		 r->latency_target_ns ? r->latency_depth : r->iodepth);
+	json_u64(o, "latency_target", r->latency_target_ns);
+	json_dbl(o, "latency_percentile",
+		 r->latency_target_ns ? r->latency_pct : 100.0);
+	json_u64(o, "latency_window",
+		 r->latency_target_ns ? r->latency_window_ns / 1000 : 0);
 	if (r->description && *r->description)
 		json_str(o, "desc", r->description);
 	json_own(&j, o);

@@ -559,11 +559,21 @@ static void normal_depths(struct sb_env *env, const struct sb_view_job *r)
 		}
 		NORMAL_PRINT(env, "\n");
 	}
-	/* storbench has no latency_target: fio's line for a job without. */
+	/* fio's units: the target in ns, the window in us. A host without
+	 * the latency figures: fio's line for a job without a target. */
+	if (!r->latency_target_ns) {
+		NORMAL_PRINT(env,
+			     "     latency   : target=0, window=0, "
+			     "percentile=100.00%%, depth=%s\n",
+			     depth);
+		return;
+	}
 	NORMAL_PRINT(env,
-		     "     latency   : target=0, window=0, "
-		     "percentile=100.00%%, depth=%s\n",
-		     depth);
+		     "     latency   : target=%llu, window=%llu, "
+		     "percentile=%.2f%%, depth=%u\n",
+		     (unsigned long long)r->latency_target_ns,
+		     (unsigned long long)(r->latency_window_ns / 1000),
+		     r->latency_pct, (unsigned)r->latency_depth);
 }
 
 /* "name: (groupid=0, jobs=1): err=  0: pid=N: <start>": jobs= counts the

@@ -108,6 +108,10 @@ struct sb_view_job {
 	struct sb_view_lat sync_lat;
 	struct sb_view_fact *options;
 	size_t noptions;
+	/* latency_target (0 from a host without these figures). */
+	uint32_t latency_depth;
+	uint64_t latency_target_ns, latency_window_ns;
+	double latency_pct;
 };
 
 /* One job's share of a period. */
@@ -324,6 +328,11 @@ static inline int sb_view_job_fill(const struct sb_host *h,
 	v->total_errors = sb_view_u64_(h, r, J, SB_FIG_TOTAL_ERRORS);
 	v->first_error = (int)sb_view_i64_(h, r, J, SB_FIG_FIRST_ERROR);
 	v->iodepth = (uint32_t)sb_view_u64_(h, r, J, SB_FIG_IODEPTH);
+	v->latency_depth =
+		(uint32_t)sb_view_u64_(h, r, J, SB_FIG_LATENCY_DEPTH);
+	v->latency_target_ns = sb_view_u64_(h, r, J, SB_FIG_LATENCY_TARGET);
+	v->latency_window_ns = sb_view_u64_(h, r, J, SB_FIG_LATENCY_WINDOW);
+	v->latency_pct = sb_view_f64_(h, r, J, SB_FIG_LATENCY_PCT);
 	v->continue_on_error =
 		(int)sb_view_u64_(h, r, J, SB_FIG_CONTINUE_ON_ERR);
 	v->sync_ios = sb_view_u64_(h, r, SB_SCOPE_SYNC, SB_FIG_IOS);

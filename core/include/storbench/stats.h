@@ -114,6 +114,13 @@ extern "C" {
 /* (u64) I/Os in flight at a stop that the engine's cancel() gave up: not
  * completions, so in no other figure. */
 #define SB_FIG_CANCELLED 0x1017u
+/* ABI 2.1, job: fio's latency_target search. The depth it settled at (the
+ * job's iodepth without latency_target), and the job's latency_target,
+ * latency_window and latency_percentile. Absent from an older host. */
+#define SB_FIG_LATENCY_DEPTH  0x1018u /* (u64) */
+#define SB_FIG_LATENCY_TARGET 0x1019u /* (u64) ns; 0: none */
+#define SB_FIG_LATENCY_WINDOW 0x101au /* (u64) ns */
+#define SB_FIG_LATENCY_PCT    0x101bu /* (f64) percent */
 /* job: the reporting options the job asked for. */
 #define SB_FIG_GROUP_REPORTING 0x1020u /* (u64) 0 or 1 */
 #define SB_FIG_UNIFIED	       0x1021u /* (u64) SB_UNIFIED_* */

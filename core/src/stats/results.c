@@ -124,6 +124,14 @@ static struct fig job_whole_fig(const struct sb_job_result *r, uint32_t fig)
 		return u64((uint64_t)r->continue_on_error);
 	case SB_FIG_IODEPTH:
 		return u64(r->iodepth);
+	case SB_FIG_LATENCY_DEPTH:
+		return u64(r->latency_depth);
+	case SB_FIG_LATENCY_TARGET:
+		return u64(r->latency_target_ns);
+	case SB_FIG_LATENCY_WINDOW:
+		return u64(r->latency_window_ns);
+	case SB_FIG_LATENCY_PCT:
+		return f64(r->latency_pct);
 	case SB_FIG_GROUP_REPORTING:
 		return u64((uint64_t)r->group_reporting);
 	case SB_FIG_UNIFIED:

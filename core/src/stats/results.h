@@ -93,6 +93,10 @@ struct sb_job_result {
 	unsigned iodepth;
 	int continue_on_error;
 	uint64_t sync_ios;
+	/* latency_target: the depth the search settled at, and its options. */
+	unsigned latency_depth;
+	uint64_t latency_target_ns, latency_window_ns;
+	double latency_pct;
 	struct sb_lat sync_lat;
 	const struct sb_fact *options;
 	size_t noptions;
