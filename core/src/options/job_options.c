@@ -423,6 +423,18 @@ const struct sb_option sb_core_options[] = {
 	{OPT("latency_run", latency_run), .type = SB_OPT_BOOL,
 	 .help = "keep searching for the whole run instead of ending the "
 		 "job at the depth found"},
+	{OPT("steadystate", steadystate), .alias = "ss",
+	 .type = (int)SB_OPT_STEADYSTATE, .def = "iops_slope:0.01%",
+	 .help = "end the job once IOPS or bandwidth is steady: iops, bw "
+		 "(deviation from the mean) or iops_slope, bw_slope, then "
+		 ":LIMIT (a percent, or IOPS or bytes/s)"},
+	{OPT("steadystate_duration", ss_dur_ns), .alias = "ss_dur",
+	 .type = SB_OPT_TIME, .unit = SB_UNIT_S,
+	 .help = "the window steady state is judged over, whole seconds "
+		 "(0: no steady-state detection)"},
+	{OPT("steadystate_ramp_time", ss_ramp_ns), .alias = "ss_ramp",
+	 .type = SB_OPT_TIME, .unit = SB_UNIT_S,
+	 .help = "time before steady-state data is collected"},
 	SB_OPTION_END,
 };
 

@@ -163,6 +163,11 @@ struct sb_job_opts {
 	uint64_t latency_window_ns;
 	double latency_percentile;
 	int latency_run;
+
+	/* Steady state (run/steadystate.c). */
+	struct sb_ss_spec steadystate;
+	uint64_t ss_dur_ns; /* 0: off */
+	uint64_t ss_ramp_ns;
 };
 
 /* The enum options' values: each an index into the option's choices, which

@@ -503,6 +503,9 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 		w->meas.complete_dist[1]++;
 		complete(w, s, t, 0);
 		return_slot(w, s);
+		/* Read again: steady state may have brought it in. */
+		deadline =
+			__atomic_load_n(&w->span.deadline_ns, __ATOMIC_RELAXED);
 		if (t >= deadline || sb_stopping(w->rj->ctx))
 			*end = 1;
 	} else if (q == SB_Q_QUEUED && ops->getevents) {
@@ -672,6 +675,9 @@ int sb_io_loop(struct sb_worker *w)
 				       ? sb_lat_depth(w)
 				       : depth;
 
+		/* Steady state ends a job by bringing its deadline in. */
+		deadline =
+			__atomic_load_n(&w->span.deadline_ns, __ATOMIC_RELAXED);
 		if (draining && w->fl.inflight <= low)
 			draining = 0;
 		wait = 0;

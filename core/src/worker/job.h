@@ -18,6 +18,7 @@
 
 #include "../jobfile/jobfile.h"
 #include "../stats/acc.h"
+#include "../stats/steadystate.h"
 #include "../host/handle.h"
 #include "../options/job_options.h"
 #include "../options/data_pattern.h"
@@ -78,6 +79,7 @@ struct sb_runjob {
 	const struct sb_generator_ops *gops;
 	void *gen_opts;
 	struct sb_replay *replay; /* read_iolog's log, or NULL */
+	struct sb_ss ss;	  /* steadystate: the main thread's */
 	struct sb_facts facts;
 	unsigned job_id; /* its place in the job files: 0, 1, 2, ... */
 	unsigned groupid;

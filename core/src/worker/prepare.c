@@ -764,6 +764,7 @@ void sb_runjob_free(struct sb_runjob *rj)
 	sb_facts_free(&rj->facts);
 	free_cfg(&rj->cfg);
 	sb_replay_job_free(rj);
+	sb_ss_free(&rj->ss);
 	free(rj->found_sizes);
 	sb_runjob_results_free(rj);
 	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)
