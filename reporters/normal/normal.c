@@ -576,6 +576,37 @@ static void normal_depths(struct sb_env *env, const struct sb_view_job *r)
 		     r->latency_pct, (unsigned)r->latency_depth);
 }
 
+/* fio's steadystate line. Its bandwidth is in KiB/s before fio's num2str
+ * scales it, and its "alternative" prints the same number with decimal
+ * prefixes (fio's i2p flips, the value does not). */
+static void normal_ss(struct sb_env *env, const struct sb_view_job *r)
+{
+	static const char *const bin[] = {"KiB/s", "MiB/s", "GiB/s", "TiB/s",
+					  NULL};
+	static const char *const dec[] = {"kB/s", "MB/s", "GB/s", "TB/s", NULL};
+	uint64_t bw = 0, iops = 0;
+	char b1[32], b2[32], io[32];
+
+	if (!r->ss_dur)
+		return;
+	for (uint64_t i = 0; i < r->ss_dur; i++) {
+		bw += r->ss_bw[i];
+		iops += r->ss_iops[i];
+	}
+	bw /= r->ss_dur;
+	iops /= r->ss_dur;
+	normal_num(b1, sizeof(b1), (double)(bw / 1024), 1024.0, bin);
+	normal_num(b2, sizeof(b2), (double)(bw / 1024), 1000.0, dec);
+	normal_count(io, sizeof(io), (double)iops);
+	NORMAL_PRINT(env,
+		     "  steadystate  : attained=%s, bw=%s (%s), iops=%s, "
+		     "%s%s=%.3f%s\n",
+		     r->ss_state & SB_SS_ATTAINED ? "yes" : "no", b1, b2, io,
+		     r->ss_state & SB_SS_IOPS ? "iops" : "bw",
+		     r->ss_state & SB_SS_SLOPE ? " slope" : " mean dev",
+		     r->ss_criterion, r->ss_state & SB_SS_PCT ? "%" : "");
+}
+
 /* "name: (groupid=0, jobs=1): err=  0: pid=N: <start>": jobs= counts the
  * clones in this result; the pid is storbench's, whose threads ran it;
  * the time is when the job started (fio prints when it reports). */
@@ -635,6 +666,7 @@ static void normal_job(struct sb_env *env, const struct sb_view_run *res,
 	/* A job that never ran (a stop came first) has no distributions. */
 	if (any)
 		normal_depths(env, r);
+	normal_ss(env, r);
 	for (size_t i = 0; i < r->nfacts; i++)
 		NORMAL_PRINT(env, "  %s: %s\n", r->facts[i].key,
 			     r->facts[i].value);

@@ -222,6 +222,7 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 	r->latency_target_ns = o->latency_target_ns;
 	r->latency_window_ns = o->latency_window_ns;
 	r->latency_pct = o->latency_percentile;
+	r->ss = rj->ss.dur ? &rj->ss : NULL;
 	r->start_unix_ms = rj->start_unix_ms;
 	/* unified_rw_reporting: none|mixed|both|0|1|2. */
 	r->unified = o->unified_rw_reporting % SB_UNIFIED_WORDS;
