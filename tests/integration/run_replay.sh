@@ -13,7 +13,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 21
+plan 22
 
 if ! command -v fio >/dev/null; then
 	skip 21 "fio is not installed (scripts/deps.sh installs it)"
@@ -118,6 +118,10 @@ bad action "action.log:3: unknown I/O action 'reed'" \
 bad header "header.log:1: not an fio iolog" "some text"
 bad unadded "unadded.log:2: I/O on file $T/h, never added" \
 	"fio version 2 iolog" "$T/h read 0 4096"
+printf '\x07\x74\x61\x65\x00\x00\x00\x00' >trace.bin
+"$SB_BIN" --name=r --read_iolog=trace.bin >trace.out 2>&1
+ok "a blktrace file: refused, saying blktrace is not read (exit 2)" \
+	test $? -eq 2 -a "$(grep -c 'trace.bin:1: a blktrace file' trace.out)" -eq 1
 printf '[r]\nread_iolog=action.log\n' >bad.fio
 "$SB_BIN" bad.fio >badjob.out 2>&1
 ok "a job file's read_iolog: its file:line, then the log's" \

@@ -264,6 +264,22 @@ static int parse_line(struct replay_parse *p, char *s)
 		   p->r->version, base ? "TIME " : "", base ? "TIME " : "");
 }
 
+/* blktrace's binary records begin with BLK_IO_TRACE_MAGIC (0x65617400)
+ * ORed with their version, in the recording machine's byte order. */
+static int is_blktrace(FILE *f)
+{
+	unsigned char b[4];
+	size_t n = fread(b, 1, sizeof(b), f);
+	uint32_t le = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+		      (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	uint32_t be = (uint32_t)b[3] | (uint32_t)b[2] << 8 |
+		      (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
+
+	rewind(f);
+	return n == sizeof(b) && ((le & 0xffffff00u) == 0x65617400u ||
+				  (be & 0xffffff00u) == 0x65617400u);
+}
+
 int sb_replay_load(const char *path, const struct sb_replay_opts *o,
 		   struct sb_replay *r, char *err, size_t errlen)
 {
@@ -281,7 +297,11 @@ int sb_replay_load(const char *path, const struct sb_replay_opts *o,
 		return rc;
 	}
 	p.line = 1;
-	if (getline(&line, &cap, f) < 0)
+	if (f != stdin && is_blktrace(f))
+		rc = bad(&p, -EOPNOTSUPP,
+			 "a blktrace file: storbench replays fio's iolog "
+			 "versions 2 and 3, not blktrace yet");
+	else if (getline(&line, &cap, f) < 0)
 		rc = bad(&p, -EINVAL, "empty: no iolog header");
 	else if (!strncmp(line, iolog_v2, sizeof(iolog_v2) - 1))
 		r->version = 2;
