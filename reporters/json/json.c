@@ -517,6 +517,55 @@ static void json_latencies(const struct json_job *j, struct json_out *o)
 	json_dist(o, "latency_ms", ms, 12, names, 0.01, total);
 }
 
+static void json_u64_array(struct json_out *o, const char *key,
+			   const uint64_t *v, uint64_t n)
+{
+	json_open(o, key, '[');
+	for (uint64_t i = 0; i < n; i++) {
+		json_next(o);
+		json_printf(o, "%llu", (unsigned long long)v[i]);
+	}
+	json_close(o, ']');
+}
+
+static uint64_t json_mean(const uint64_t *v, uint64_t n)
+{
+	uint64_t sum = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		sum += v[i];
+	return n ? sum / n : 0;
+}
+
+/* fio's "steadystate" object, with its strings as fio formats them. */
+static void json_ss(const struct sb_view_job *r, struct json_out *o)
+{
+	const char *pct = r->ss_state & SB_SS_PCT ? "%" : "";
+	char buf[64];
+
+	if (!r->ss_dur)
+		return;
+	json_open(o, "steadystate", '{');
+	snprintf(buf, sizeof(buf), "%s%s:%f%s",
+		 r->ss_state & SB_SS_IOPS ? "iops" : "bw",
+		 r->ss_state & SB_SS_SLOPE ? "_slope" : "",
+		 (double)(float)r->ss_limit, pct);
+	json_str(o, "ss", buf);
+	json_u64(o, "duration", r->ss_dur);
+	json_u64(o, "attained", (r->ss_state & SB_SS_ATTAINED) != 0);
+	snprintf(buf, sizeof(buf), "%f%s", (double)(float)r->ss_criterion, pct);
+	json_str(o, "criterion", buf);
+	json_dbl(o, "max_deviation", r->ss_deviation);
+	json_dbl(o, "slope", r->ss_slope);
+	json_open(o, "data", '{');
+	json_u64(o, "bw_mean", json_mean(r->ss_bw, r->ss_dur));
+	json_u64(o, "iops_mean", json_mean(r->ss_iops, r->ss_dur));
+	json_u64_array(o, "iops", r->ss_iops, r->ss_dur);
+	json_u64_array(o, "bw", r->ss_bw, r->ss_dur);
+	json_close(o, '}');
+	json_close(o, '}');
+}
+
 /* storbench's own figures for the job, under a key fio does not use. */
 static void json_own(const struct json_job *j, struct json_out *o)
 {
@@ -621,12 +670,17 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 		json_u64(o, "total_err", r->total_errors);
 		json_i64(o, "first_error", first < 0 ? -(int64_t)first : first);
 	}
-	/* latency_target is not supported: fio's values for a job without
-	 * it, where latency_depth is the job's iodepth. */
-	json_u64(o, "latency_depth", r->iodepth);
-	json_u64(o, "latency_target", 0);
-	json_dbl(o, "latency_percentile", 100.0);
-	json_u64(o, "latency_window", 0);
+	/* fio's units: the target in ns, the window in us. Without a
+	 * target (or from a host without the figures, which gives 0):
+	 * fio's values for a job without one. */
+	json_u64(o, "latency_depth",
+		 r->latency_target_ns ? r->latency_depth : r->iodepth);
+	json_u64(o, "latency_target", r->latency_target_ns);
+	json_dbl(o, "latency_percentile",
+		 r->latency_target_ns ? r->latency_pct : 100.0);
+	json_u64(o, "latency_window",
+		 r->latency_target_ns ? r->latency_window_ns / 1000 : 0);
+	json_ss(r, o);
 	if (r->description && *r->description)
 		json_str(o, "desc", r->description);
 	json_own(&j, o);

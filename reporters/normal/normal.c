@@ -559,11 +559,52 @@ static void normal_depths(struct sb_env *env, const struct sb_view_job *r)
 		}
 		NORMAL_PRINT(env, "\n");
 	}
-	/* storbench has no latency_target: fio's line for a job without. */
+	/* fio's units: the target in ns, the window in us. A host without
+	 * the latency figures: fio's line for a job without a target. */
+	if (!r->latency_target_ns) {
+		NORMAL_PRINT(env,
+			     "     latency   : target=0, window=0, "
+			     "percentile=100.00%%, depth=%s\n",
+			     depth);
+		return;
+	}
 	NORMAL_PRINT(env,
-		     "     latency   : target=0, window=0, "
-		     "percentile=100.00%%, depth=%s\n",
-		     depth);
+		     "     latency   : target=%llu, window=%llu, "
+		     "percentile=%.2f%%, depth=%u\n",
+		     (unsigned long long)r->latency_target_ns,
+		     (unsigned long long)(r->latency_window_ns / 1000),
+		     r->latency_pct, (unsigned)r->latency_depth);
+}
+
+/* fio's steadystate line. Its bandwidth is in KiB/s before fio's num2str
+ * scales it, and its "alternative" prints the same number with decimal
+ * prefixes (fio's i2p flips, the value does not). */
+static void normal_ss(struct sb_env *env, const struct sb_view_job *r)
+{
+	static const char *const bin[] = {"KiB/s", "MiB/s", "GiB/s", "TiB/s",
+					  NULL};
+	static const char *const dec[] = {"kB/s", "MB/s", "GB/s", "TB/s", NULL};
+	uint64_t bw = 0, iops = 0;
+	char b1[32], b2[32], io[32];
+
+	if (!r->ss_dur)
+		return;
+	for (uint64_t i = 0; i < r->ss_dur; i++) {
+		bw += r->ss_bw[i];
+		iops += r->ss_iops[i];
+	}
+	bw /= r->ss_dur;
+	iops /= r->ss_dur;
+	normal_num(b1, sizeof(b1), (double)(bw / 1024), 1024.0, bin);
+	normal_num(b2, sizeof(b2), (double)(bw / 1024), 1000.0, dec);
+	normal_count(io, sizeof(io), (double)iops);
+	NORMAL_PRINT(env,
+		     "  steadystate  : attained=%s, bw=%s (%s), iops=%s, "
+		     "%s%s=%.3f%s\n",
+		     r->ss_state & SB_SS_ATTAINED ? "yes" : "no", b1, b2, io,
+		     r->ss_state & SB_SS_IOPS ? "iops" : "bw",
+		     r->ss_state & SB_SS_SLOPE ? " slope" : " mean dev",
+		     r->ss_criterion, r->ss_state & SB_SS_PCT ? "%" : "");
 }
 
 /* "name: (groupid=0, jobs=1): err=  0: pid=N: <start>": jobs= counts the
@@ -625,6 +666,7 @@ static void normal_job(struct sb_env *env, const struct sb_view_run *res,
 	/* A job that never ran (a stop came first) has no distributions. */
 	if (any)
 		normal_depths(env, r);
+	normal_ss(env, r);
 	for (size_t i = 0; i < r->nfacts; i++)
 		NORMAL_PRINT(env, "  %s: %s\n", r->facts[i].key,
 			     r->facts[i].value);

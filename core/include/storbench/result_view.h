@@ -108,6 +108,16 @@ struct sb_view_job {
 	struct sb_view_lat sync_lat;
 	struct sb_view_fact *options;
 	size_t noptions;
+	/* latency_target (0 from a host without these figures). */
+	uint32_t latency_depth;
+	uint64_t latency_target_ns, latency_window_ns;
+	double latency_pct;
+	/* steadystate (ss_dur 0: off, or a host without it): SB_SS_* bits,
+	 * fio's figures, and the window oldest first ([ss_dur] each). */
+	uint32_t ss_state;
+	uint64_t ss_dur;
+	double ss_limit, ss_criterion, ss_deviation, ss_slope;
+	uint64_t *ss_iops, *ss_bw;
 };
 
 /* One job's share of a period. */
@@ -275,8 +285,11 @@ static inline void sb_view_job_free(struct sb_view_job *v)
 	free(v->facts);
 	free(v->options);
 	free(v->percentiles);
+	free(v->ss_iops);
+	free(v->ss_bw);
 	v->facts = v->options = NULL;
 	v->percentiles = NULL;
+	v->ss_iops = v->ss_bw = NULL;
 }
 
 /* A job's result into *v; 0 or -ENOMEM (v then holds nothing to free). */
@@ -324,6 +337,17 @@ static inline int sb_view_job_fill(const struct sb_host *h,
 	v->total_errors = sb_view_u64_(h, r, J, SB_FIG_TOTAL_ERRORS);
 	v->first_error = (int)sb_view_i64_(h, r, J, SB_FIG_FIRST_ERROR);
 	v->iodepth = (uint32_t)sb_view_u64_(h, r, J, SB_FIG_IODEPTH);
+	v->latency_depth =
+		(uint32_t)sb_view_u64_(h, r, J, SB_FIG_LATENCY_DEPTH);
+	v->latency_target_ns = sb_view_u64_(h, r, J, SB_FIG_LATENCY_TARGET);
+	v->latency_window_ns = sb_view_u64_(h, r, J, SB_FIG_LATENCY_WINDOW);
+	v->latency_pct = sb_view_f64_(h, r, J, SB_FIG_LATENCY_PCT);
+	v->ss_state = (uint32_t)sb_view_u64_(h, r, J, SB_FIG_SS_STATE);
+	v->ss_dur = sb_view_u64_(h, r, J, SB_FIG_SS_DURATION);
+	v->ss_limit = sb_view_f64_(h, r, J, SB_FIG_SS_LIMIT);
+	v->ss_criterion = sb_view_f64_(h, r, J, SB_FIG_SS_CRITERION);
+	v->ss_deviation = sb_view_f64_(h, r, J, SB_FIG_SS_DEVIATION);
+	v->ss_slope = sb_view_f64_(h, r, J, SB_FIG_SS_SLOPE);
 	v->continue_on_error =
 		(int)sb_view_u64_(h, r, J, SB_FIG_CONTINUE_ON_ERR);
 	v->sync_ios = sb_view_u64_(h, r, SB_SCOPE_SYNC, SB_FIG_IOS);
@@ -336,6 +360,20 @@ static inline int sb_view_job_fill(const struct sb_host *h,
 	     i < k && h->res_list(r, SB_LIST_PERCENTILES, i, &it) == 0; i++) {
 		v->percentiles[i] = it.f64;
 		v->npercentiles = i + 1;
+	}
+	if (v->ss_dur) {
+		v->ss_iops = (uint64_t *)calloc(v->ss_dur, sizeof(uint64_t));
+		v->ss_bw = (uint64_t *)calloc(v->ss_dur, sizeof(uint64_t));
+		if (!v->ss_iops || !v->ss_bw) {
+			sb_view_job_free(v);
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0; i < v->ss_dur; i++) {
+			if (h->res_list(r, SB_LIST_SS_IOPS, i, &it) == 0)
+				v->ss_iops[i] = it.u64;
+			if (h->res_list(r, SB_LIST_SS_BW, i, &it) == 0)
+				v->ss_bw[i] = it.u64;
+		}
 	}
 	if (sb_view_pairs_(h, r, SB_LIST_FACTS, &v->facts, &v->nfacts) ||
 	    sb_view_pairs_(h, r, SB_LIST_OPTIONS, &v->options, &v->noptions)) {

@@ -114,6 +114,29 @@ extern "C" {
 /* (u64) I/Os in flight at a stop that the engine's cancel() gave up: not
  * completions, so in no other figure. */
 #define SB_FIG_CANCELLED 0x1017u
+/* ABI 2.1, job: fio's latency_target search. The depth it settled at (the
+ * job's iodepth without latency_target), and the job's latency_target,
+ * latency_window and latency_percentile. Absent from an older host. */
+#define SB_FIG_LATENCY_DEPTH  0x1018u /* (u64) */
+#define SB_FIG_LATENCY_TARGET 0x1019u /* (u64) ns; 0: none */
+#define SB_FIG_LATENCY_WINDOW 0x101au /* (u64) ns */
+#define SB_FIG_LATENCY_PCT    0x101bu /* (f64) percent */
+/* ABI 2.1, job: steadystate=. Absent from a job without it (or from an
+ * older host). SB_FIG_SS_STATE is fio's bits, SB_SS_* below. */
+#define SB_FIG_SS_STATE	    0x1060u   /* (u64) SB_SS_* */
+#define SB_FIG_SS_DURATION  0x1061u   /* (u64) seconds in the window */
+#define SB_FIG_SS_LIMIT	    0x1062u   /* (f64) the criterion's limit */
+#define SB_FIG_SS_CRITERION 0x1063u   /* (f64) its last value */
+#define SB_FIG_SS_DEVIATION 0x1064u   /* (f64) the largest from the mean */
+#define SB_FIG_SS_SLOPE	    0x1065u   /* (f64) */
+#define SB_SS_IOPS	    (1u << 0) /* judged on IOPS, else bandwidth */
+#define SB_SS_BW	    (1u << 1)
+#define SB_SS_SLOPE	    (1u << 2) /* by slope, else by deviation */
+#define SB_SS_ATTAINED	    (1u << 3)
+#define SB_SS_RAMP_OVER	    (1u << 4)
+#define SB_SS_DATA	    (1u << 5)
+#define SB_SS_PCT	    (1u << 6) /* the limit is a percent of the mean */
+#define SB_SS_BUFFER_FULL   (1u << 7)
 /* job: the reporting options the job asked for. */
 #define SB_FIG_GROUP_REPORTING 0x1020u /* (u64) 0 or 1 */
 #define SB_FIG_UNIFIED	       0x1021u /* (u64) SB_UNIFIED_* */
@@ -173,6 +196,10 @@ extern "C" {
 #define SB_LIST_SUBMIT	 5u
 #define SB_LIST_COMPLETE 6u
 #define SB_DEPTH_BUCKETS 7
+/* ABI 2.1, u64, SB_FIG_SS_DURATION items: steadystate's window, oldest
+ * first: IOPS and bytes/s of each second. */
+#define SB_LIST_SS_IOPS 7u
+#define SB_LIST_SS_BW	8u
 
 /* Frozen for the major: an item of a list; what a list does not use is
  * NULL or 0. */

@@ -214,6 +214,18 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 		return -ENOMEM;
 	r->description = o->description;
 	r->iodepth = rj->job.iodepth;
+	/* fio reports the last clone's depth for clones reported as one. */
+	r->latency_depth = rj->job.iodepth;
+	for (unsigned k = i < rj->job.numjobs ? i : 0;
+	     k < (i < rj->job.numjobs ? i + 1 : rj->nstarted) &&
+	     k < rj->nstarted;
+	     k++)
+		if (rj->workers[k].lat.qd)
+			r->latency_depth = rj->workers[k].lat.qd;
+	r->latency_target_ns = o->latency_target_ns;
+	r->latency_window_ns = o->latency_window_ns;
+	r->latency_pct = o->latency_percentile;
+	r->ss = rj->ss.dur ? &rj->ss : NULL;
 	r->start_unix_ms = rj->start_unix_ms;
 	/* unified_rw_reporting: none|mixed|both|0|1|2. */
 	r->unified = o->unified_rw_reporting % SB_UNIFIED_WORDS;

@@ -763,6 +763,32 @@ int sb_val_int_dirs(const char *s, int64_t out[SB_DDIR_COUNT], char *err,
 			  int_one, "integer", err, errlen);
 }
 
+static int time_us_one(struct span s, int kb_base, void *out, char *err,
+		       size_t errlen)
+{
+	char buf[64];
+	uint64_t v;
+	int rc;
+
+	(void)kb_base;
+	if (s.n >= sizeof(buf))
+		return sb_perr(err, errlen, -EINVAL, "time: '%.*s' is too long",
+			       (int)s.n, s.p);
+	memcpy(buf, s.p, s.n);
+	buf[s.n] = '\0';
+	rc = sb_val_time(buf, SB_UNIT_US, &v, err, errlen);
+	if (!rc)
+		memcpy(out, &v, sizeof(v));
+	return rc;
+}
+
+int sb_val_time_dirs_us(const char *s, uint64_t out[SB_DDIR_COUNT], char *err,
+			size_t errlen)
+{
+	return parse_dirs(s, SB_KB_BASE_DEFAULT, out, sizeof(out[0]), 1,
+			  time_us_one, "time", err, errlen);
+}
+
 static int range_span(struct span raw, int kb_base, void *res, char *err,
 		      size_t errlen)
 {

@@ -63,6 +63,19 @@ int sb_val_size_pct(const char *s, int kb_base, struct sb_size_pct *out,
  * them; an empty field keeps the default passed in out[]. */
 int sb_val_size_dirs(const char *s, int kb_base, uint64_t out[SB_DDIR_COUNT],
 		     char *err, size_t errlen);
+/* steadystate=iops_slope:0.01%: SB_SS_* (storbench/stats.h) and the
+ * limit (a percent with SB_SS_PCT; IOPS, or bytes/s for bw). */
+struct sb_ss_spec {
+	uint32_t state;
+	double limit;
+};
+int sb_val_steadystate(const char *s, int kb_base, struct sb_ss_spec *out,
+		       char *err, size_t errlen);
+
+/* max_latency=10ms,20ms: nanoseconds per direction; a bare number is in
+ * microseconds, as fio's is_time options read it. */
+int sb_val_time_dirs_us(const char *s, uint64_t out[SB_DDIR_COUNT], char *err,
+			size_t errlen);
 int sb_val_int_dirs(const char *s, int64_t out[SB_DDIR_COUNT], char *err,
 		    size_t errlen);
 

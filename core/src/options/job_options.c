@@ -435,6 +435,57 @@ const struct sb_option sb_core_options[] = {
 	 .help = "add each I/O's offset to the logs"},
 	{OPT("per_job_logs", per_job_logs), .type = SB_OPT_BOOL, .def = "1",
 	 .help = "a log file per clone (0: one per job name)"},
+	{OPT("read_iolog", read_iolog), .type = SB_OPT_STR,
+	 .help = "replay the I/Os of an fio iolog (version 2 or 3; - reads "
+		 "standard input) on the files it names"},
+	{OPT("read_iolog_chunked", read_iolog_chunked), .type = SB_OPT_BOOL,
+	 .help = "read the log bit by bit (the replay is the same: storbench "
+		 "reads it whole, to check every line before the job starts)"},
+	{OPT("replay_no_stall", replay_no_stall), .type = SB_OPT_BOOL,
+	 .help = "replay as fast as possible, ignoring the logged times"},
+	{OPT("replay_redirect", replay_redirect), .type = SB_OPT_STR,
+	 .help = "replay every I/O of the log on this one file"},
+	{OPT("replay_scale", replay_scale), .type = SB_OPT_INT, .def = "1",
+	 .min = 0, .max = INT64_MAX,
+	 .help = "divide the logged offsets by this"},
+	{OPT("replay_align", replay_align), .type = SB_OPT_SIZE,
+	 .help = "round the logged offsets down to this power of two"},
+	{OPT("replay_time_scale", replay_time_scale), .type = SB_OPT_INT,
+	 .def = "100", .min = 1, .max = INT64_MAX,
+	 .help = "replay at this percent of the logged pace (200: twice as "
+		 "fast)"},
+	{OPT("replay_skip", replay_skip), .type = SB_OPT_STR,
+	 .help = "I/O kinds (read, write, trim, sync) a blktrace replay leaves "
+		 "out; as in fio 3.33, no effect on an iolog"},
+	{OPT("max_latency", max_latency), .type = (int)SB_OPT_TIME_DIRS,
+	 .help = "fail the job (ETIMEDOUT) when an I/O takes longer, per "
+		 "direction (a bare number is in us)"},
+	{OPT("latency_target", latency_target_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_US,
+	 .help = "search the highest queue depth up to iodepth whose I/Os "
+		 "meet this latency (us)"},
+	{OPT("latency_window", latency_window_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_US,
+	 .help = "window over which latency_target is judged (us)"},
+	{OPT("latency_percentile", latency_percentile), .type = SB_OPT_FLOAT,
+	 .def = "100",
+	 .help = "percent of a window's I/Os that must meet "
+		 "latency_target"},
+	{OPT("latency_run", latency_run), .type = SB_OPT_BOOL,
+	 .help = "keep searching for the whole run instead of ending the "
+		 "job at the depth found"},
+	{OPT("steadystate", steadystate), .alias = "ss",
+	 .type = (int)SB_OPT_STEADYSTATE, .def = "iops_slope:0.01%",
+	 .help = "end the job once IOPS or bandwidth is steady: iops, bw "
+		 "(deviation from the mean) or iops_slope, bw_slope, then "
+		 ":LIMIT (a percent, or IOPS or bytes/s)"},
+	{OPT("steadystate_duration", ss_dur_ns), .alias = "ss_dur",
+	 .type = SB_OPT_TIME, .unit = SB_UNIT_S,
+	 .help = "the window steady state is judged over, whole seconds "
+		 "(0: no steady-state detection)"},
+	{OPT("steadystate_ramp_time", ss_ramp_ns), .alias = "ss_ramp",
+	 .type = SB_OPT_TIME, .unit = SB_UNIT_S,
+	 .help = "time before steady-state data is collected"},
 	SB_OPTION_END,
 };
 

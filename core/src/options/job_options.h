@@ -162,6 +162,28 @@ struct sb_job_opts {
 	uint64_t log_hist_ns;
 	int log_offset;
 	int per_job_logs;
+
+	/* Replay (workload/replay.h). */
+	char *read_iolog;
+	int read_iolog_chunked;
+	int replay_no_stall;
+	char *replay_redirect;
+	int64_t replay_scale;
+	uint64_t replay_align;
+	int64_t replay_time_scale;
+	char *replay_skip;
+
+	/* Latency limits and the depth search (worker/latency.c). */
+	uint64_t max_latency[SB_DDIR_COUNT]; /* ns; 0: none */
+	uint64_t latency_target_ns;
+	uint64_t latency_window_ns;
+	double latency_percentile;
+	int latency_run;
+
+	/* Steady state (run/steadystate.c). */
+	struct sb_ss_spec steadystate;
+	uint64_t ss_dur_ns; /* 0: off */
+	uint64_t ss_ramp_ns;
 };
 
 /* The enum options' values: each an index into the option's choices, which

@@ -58,6 +58,10 @@ const char *sb_opt_type_name(int type)
 		return "size or percent";
 	case SB_OPT_TIME_RANGE:
 		return "time or time range";
+	case SB_OPT_TIME_DIRS:
+		return "time per direction";
+	case SB_OPT_STEADYSTATE:
+		return "criterion:limit";
 	}
 	return "?";
 }
@@ -254,6 +258,13 @@ static int parse_value(const struct sb_option *o, char *field,
 	case SB_OPT_INT_DIRS:
 		return sb_val_int_dirs(value, (int64_t *)(void *)field, err,
 				       len);
+	case SB_OPT_TIME_DIRS:
+		return sb_val_time_dirs_us(value, (uint64_t *)(void *)field,
+					   err, len);
+	case SB_OPT_STEADYSTATE:
+		return sb_val_steadystate(value, kb_base,
+					  (struct sb_ss_spec *)(void *)field,
+					  err, len);
 	case SB_OPT_RANGE_DIRS:
 		return sb_val_range_dirs(value, kb_base,
 					 (struct sb_range *)(void *)field, err,

@@ -1,4 +1,5 @@
 /* A job's life on the main thread: setup, layout, clones, merge, report. */
+#include "run.h"
 #include "../worker/job.h"
 
 #include <errno.h>
@@ -233,6 +234,10 @@ void sb_runjob_start(struct sb_runjob *rj)
 	rj->set_up = 1;
 	if (lay_out(rj))
 		return;
+	if (sb_ss_job_start(rj, sb_host_services.now_ns())) {
+		job_fail(rj, -ENOMEM, "out of memory for steady state");
+		return;
+	}
 	atomic_store(&rj->live, n);
 	for (unsigned i = 0; i < n; i++) {
 		rc = pthread_create(&rj->workers[i].thread, NULL, worker_main,

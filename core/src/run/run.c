@@ -97,6 +97,9 @@ static size_t next_done(struct sb_run_signal *sig, struct sb_watch *wt,
 		struct timespec ts;
 
 		for (size_t i = first; i < end; i++)
+			if (jobs[i].started && !jobs[i].ended)
+				sb_ss_job_tick(&jobs[i], now);
+		for (size_t i = first; i < end; i++)
 			if (jobs[i].started && !jobs[i].ended &&
 			    sb_watch_job(wt, &jobs[i], now)) {
 				pthread_mutex_unlock(&sig->lock);

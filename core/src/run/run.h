@@ -28,4 +28,10 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 int sb_run_check(struct sb_ctx *ctx, struct sb_loader *loader,
 		 const struct sb_jobset *set, const struct sb_run_opts *ro);
 
+/* steadystate (steadystate.c), on the main thread: when the job's workers
+ * start (0 or -ENOMEM), and at each tick of the watch while it runs. */
+struct sb_runjob;
+int sb_ss_job_start(struct sb_runjob *rj, uint64_t now);
+void sb_ss_job_tick(struct sb_runjob *rj, uint64_t now);
+
 #endif

@@ -97,6 +97,25 @@ static struct fig dir_fig(const struct sb_dir_stats *d,
 	return none;
 }
 
+static struct fig ss_fig(const struct sb_ss *ss, uint32_t fig)
+{
+	switch (fig) {
+	case SB_FIG_SS_STATE:
+		return u64(ss->state);
+	case SB_FIG_SS_DURATION:
+		return u64(ss->dur);
+	case SB_FIG_SS_LIMIT:
+		return f64(ss->limit);
+	case SB_FIG_SS_CRITERION:
+		return f64(ss->criterion);
+	case SB_FIG_SS_DEVIATION:
+		return f64(ss->deviation);
+	case SB_FIG_SS_SLOPE:
+		return f64(ss->slope);
+	}
+	return none;
+}
+
 static struct fig job_whole_fig(const struct sb_job_result *r, uint32_t fig)
 {
 	switch (fig) {
@@ -124,6 +143,18 @@ static struct fig job_whole_fig(const struct sb_job_result *r, uint32_t fig)
 		return u64((uint64_t)r->continue_on_error);
 	case SB_FIG_IODEPTH:
 		return u64(r->iodepth);
+	case SB_FIG_LATENCY_DEPTH:
+		return u64(r->latency_depth);
+	case SB_FIG_LATENCY_TARGET:
+		return u64(r->latency_target_ns);
+	case SB_FIG_LATENCY_WINDOW:
+		return u64(r->latency_window_ns);
+	case SB_FIG_LATENCY_PCT:
+		return f64(r->latency_pct);
+	}
+	if (r->ss && (fig & ~0xfu) == (SB_FIG_SS_STATE & ~0xfu))
+		return ss_fig(r->ss, fig);
+	switch (fig) {
 	case SB_FIG_GROUP_REPORTING:
 		return u64((uint64_t)r->group_reporting);
 	case SB_FIG_UNIFIED:
@@ -448,6 +479,14 @@ int sb_res_list(const struct sb_result *r, uint32_t list, uint32_t i,
 		return count(j->submit, i, out);
 	case SB_LIST_COMPLETE:
 		return count(j->complete, i, out);
+	case SB_LIST_SS_IOPS:
+	case SB_LIST_SS_BW:
+		if (!j->ss || i >= j->ss->dur)
+			return -ENOENT;
+		*out = (struct sb_item){.u64 = list == SB_LIST_SS_IOPS
+						       ? sb_ss_iops_at(j->ss, i)
+						       : sb_ss_bw_at(j->ss, i)};
+		return 0;
 	}
 	return -ENOENT;
 }

@@ -17,6 +17,8 @@
 #include <storbench/plugin.h>
 #include <storbench/stats.h>
 
+#include "steadystate.h"
+
 struct sb_lat {
 	uint64_t n;
 	uint64_t min_ns;
@@ -93,6 +95,12 @@ struct sb_job_result {
 	unsigned iodepth;
 	int continue_on_error;
 	uint64_t sync_ios;
+	/* latency_target: the depth the search settled at, and its options. */
+	unsigned latency_depth;
+	uint64_t latency_target_ns, latency_window_ns;
+	double latency_pct;
+	/* steadystate: the job's detection, or NULL without it. */
+	const struct sb_ss *ss;
 	struct sb_lat sync_lat;
 	const struct sb_fact *options;
 	size_t noptions;

@@ -258,6 +258,9 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	if (w->phase == SB_PH_LAYOUT || w->phase == SB_PH_PREREAD ||
 	    now < w->span.ramp_end_ns)
 		return s->verify ? verify_read(w, s) : 0;
+	if (w->lat.on && w->phase == SB_PH_MAIN &&
+	    sb_lat_io(w, io, now - s->issue_ns))
+		return w->err.code;
 	/* Relaxed atomic stores (plain moves): the interval thread reads
 	 * these three while the worker runs. */
 	__atomic_store_n(&d->ios, d->ios + 1, __ATOMIC_RELAXED);
@@ -559,6 +562,9 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 		w->meas.complete_dist[1]++;
 		complete(w, s, t, 0);
 		return_slot(w, s);
+		/* Read again: steady state may have brought it in. */
+		deadline =
+			__atomic_load_n(&w->span.deadline_ns, __ATOMIC_RELAXED);
 		if (t >= deadline || sb_stopping(w->rj->ctx))
 			*end = 1;
 	} else if (q == SB_Q_QUEUED && ops->getevents) {
@@ -727,11 +733,19 @@ int sb_io_loop(struct sb_worker *w)
 	if (w->phase != SB_PH_MAIN)
 		batch = cmin = 1, low = depth;
 	while (!w->err.code) {
+		/* latency_target's depth, at most iodepth. */
+		unsigned lim = w->lat.on && w->phase == SB_PH_MAIN
+				       ? sb_lat_depth(w)
+				       : depth;
+
+		/* Steady state ends a job by bringing its deadline in. */
+		deadline =
+			__atomic_load_n(&w->span.deadline_ns, __ATOMIC_RELAXED);
 		if (draining && w->fl.inflight <= low)
 			draining = 0;
 		wait = 0;
 		while (!end && !w->err.code && !draining &&
-		       w->fl.inflight < depth) {
+		       w->fl.inflight < lim) {
 			struct sb_ioslot *s = pending;
 			int g;
 
@@ -772,6 +786,10 @@ int sb_io_loop(struct sb_worker *w)
 			 wait_left(w, deadline), &t) == 0 &&
 		    (t >= deadline || sb_stopping(w->rj->ctx)))
 			break;
+		if (w->lat.on && w->phase == SB_PH_MAIN) {
+			sb_lat_check(w, now_ns());
+			end |= w->lat.done;
+		}
 	}
 	drain(w);
 	if (pending)

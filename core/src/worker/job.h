@@ -18,6 +18,7 @@
 
 #include "../jobfile/jobfile.h"
 #include "../stats/acc.h"
+#include "../stats/steadystate.h"
 #include "cgroup.h"
 #include "iomem.h"
 #include "../host/handle.h"
@@ -30,6 +31,7 @@
 #include "../machine/cpus.h"
 #include "../machine/counters.h"
 #include "../workload/fio_gen.h"
+#include "../workload/replay.h"
 
 struct sb_plugin;
 struct sb_loader;
@@ -85,6 +87,8 @@ struct sb_runjob {
 	const struct sb_plugin *gen; /* NULL: the built-in fio workload */
 	const struct sb_generator_ops *gops;
 	void *gen_opts;
+	struct sb_replay *replay; /* read_iolog's log, or NULL */
+	struct sb_ss ss;	  /* steadystate: the main thread's */
 	struct sb_facts facts;
 	unsigned job_id; /* its place in the job files: 0, 1, 2, ... */
 	unsigned groupid;
@@ -378,6 +382,20 @@ struct sb_worker_meas {
 	uint64_t cycle_bytes[SB_DDIR_COUNT], cycle_ios[SB_DDIR_COUNT];
 };
 
+/* max_latency and latency_target's search for a queue depth (fio's
+ * lat_target_*), written only by worker/latency.c. */
+struct sb_worker_lat {
+	int on; /* max_latency or latency_target is set */
+	unsigned qd, qd_low,
+		qd_high; /* the depth now, and the search's bounds */
+	unsigned stable; /* successes in a row at qd_high - 1 */
+	int end_run;	 /* the depth is found: one last window */
+	int quiesce;	 /* issue nothing until all is done */
+	int done;	 /* the search is over: end the phase */
+	uint64_t window_start_ns;
+	uint64_t ios, failed; /* in this window */
+};
+
 /* When the worker ran, written only by worker.c: the measured run (after
  * ramp_time), the current phase's deadline (relaxed: the watch and
  * host->deadline_ns() read it), and the thread's CPU time. */
@@ -438,6 +456,7 @@ struct sb_worker {
 	unsigned nfiles;
 	struct sb_file_service svc;
 	struct sb_fio_state fio;
+	struct sb_replay_state replay; /* read_iolog: the clone's walk */
 	FILE *iolog; /* write_iolog, or NULL: worker/iolog.c's */
 
 	struct sb_worker_slots slots;
@@ -449,6 +468,7 @@ struct sb_worker {
 	struct sb_worker_vcheck vck;
 	struct sb_worker_timing timing;
 	struct sb_worker_meas meas;
+	struct sb_worker_lat lat;
 	struct sb_worker_span span;
 	struct sb_worker_err err;
 	struct sb_worker_hook hook;
@@ -473,6 +493,13 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
  * any job starts. 0, or -EINVAL with ctx->err naming the option's line. */
 int sb_runjob_check_cpus(struct sb_ctx *ctx, const struct sb_runjob *rj);
 void sb_runjob_free(struct sb_runjob *rj);
+
+/* read_iolog (replay_job.c): read the log and settle the options it
+ * decides, before they are checked; then, once the job's files are
+ * settled, put the log's in their place. 0 or an error in ctx. */
+int sb_replay_settle(struct sb_ctx *ctx, struct sb_runjob *rj);
+int sb_replay_names(struct sb_ctx *ctx, struct sb_runjob *rj);
+void sb_replay_job_free(struct sb_runjob *rj);
 
 /* Main thread: engine setup and file layout, then one thread per clone. A
  * failure is recorded in rj->error/errmsg (the job then runs nothing). */

@@ -921,6 +921,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 	if (!rc)
 		rc = settle_seq_rand(ctx, rj);
 	if (!rc)
+		rc = sb_replay_settle(ctx, rj);
+	if (!rc)
 		settle_time_based(ctx, rj);
 	if (!rc)
 		rc = check_values(ctx, rj);
@@ -928,6 +930,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		rc = settle_cfg(ctx, rj);
 	if (!rc)
 		rc = check_engine(ctx, rj);
+	if (!rc)
+		rc = sb_replay_names(ctx, rj);
 	if (!rc)
 		rc = hide_url_secrets(ctx, rj);
 	if (rc == -ENOMEM) {
@@ -990,6 +994,8 @@ void sb_runjob_free(struct sb_runjob *rj)
 	sb_opt_free(sb_core_options, &rj->opts);
 	sb_facts_free(&rj->facts);
 	free_cfg(&rj->cfg);
+	sb_replay_job_free(rj);
+	sb_ss_free(&rj->ss);
 	free(rj->found_sizes);
 	sb_runjob_results_free(rj);
 	for (unsigned i = 0; rj->workers && i < rj->job.numjobs; i++)

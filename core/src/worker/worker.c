@@ -95,6 +95,17 @@ static int start_generator(struct sb_worker *w)
 
 	if (w->layout)
 		return 0;
+	if (!rj->gen && rj->replay) {
+		/* A replay's files are all open for the phase, as a
+		 * generator plugin's. */
+		w->svc.maxopen = w->nfiles;
+		for (unsigned i = 0; i < w->nfiles; i++)
+			if (sb_wfile_open(w, i))
+				return w->err.code;
+		sb_replay_start(&w->replay, rj->replay);
+		w->gen.env.state = &w->replay;
+		return 0;
+	}
 	if (!rj->gen) {
 		/* The fio workload's instance (workload/fio_gen.h). */
 		w->gen.env.state = &w->fio;
@@ -128,6 +139,8 @@ static int run_phase(struct sb_worker *w, int phase)
 	w->phase = phase;
 	if (phase == SB_PH_MAIN && o->runtime_ns)
 		deadline = w->span.ramp_end_ns + o->runtime_ns;
+	if (phase == SB_PH_MAIN)
+		sb_lat_start(w);
 	/* The main thread's watch and host->deadline_ns() read it too. */
 	__atomic_store_n(&w->span.deadline_ns, deadline, __ATOMIC_RELAXED);
 	sb_stream_phase(w);

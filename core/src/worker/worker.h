@@ -146,6 +146,16 @@ int sb_rate_ddir(void *arg, int drawn);
 int sb_has_min_rate(const struct sb_job_opts *o);
 /* ioloop.c: run the phase's I/O. */
 int sb_io_loop(struct sb_worker *w);
+
+/* max_latency and latency_target (latency.c), on the worker's thread: at
+ * the main phase's start; each measured I/O of it (0, or the job's error
+ * when it is over max_latency); after each reap (whether a window is over);
+ * and the depth the loop may fill to now (0: let what is in flight drain).
+ * lat.done: the depth is found and the phase ends. */
+void sb_lat_start(struct sb_worker *w);
+int sb_lat_io(struct sb_worker *w, const struct sb_io *io, uint64_t lat);
+void sb_lat_check(struct sb_worker *w, uint64_t now);
+unsigned sb_lat_depth(struct sb_worker *w);
 /* ioloop.c: host->complete() of the worker's engine handle (owner: the
  * worker). */
 void sb_io_callback(void *owner, struct sb_io *io);
