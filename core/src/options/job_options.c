@@ -30,6 +30,19 @@ static const char *const sb_cpu_policies[] = {
 	[SB_CPU_POLICY_SPLIT] = "split",
 	NULL,
 };
+static const char *const sb_fadvise_names[] = {
+	[SB_FADV_NONE] = "0",
+	[SB_FADV_PATTERN] = "1",
+	[SB_FADV_RANDOM] = "random",
+	[SB_FADV_SEQUENTIAL] = "sequential",
+	NULL,
+};
+static const char *const sb_lockfile_names[] = {
+	[SB_LOCK_NONE] = "none",
+	[SB_LOCK_EXCLUSIVE] = "exclusive",
+	[SB_LOCK_READWRITE] = "readwrite",
+	NULL,
+};
 /* fio's spellings; prepare.c maps "0" and "1" as fio does. */
 const char *const sb_fallocate_names[] = {"none",     "native", "posix", "keep",
 					  "truncate", "0",	"1",	 NULL};
@@ -384,6 +397,31 @@ const struct sb_option sb_core_options[] = {
 	 .help = "add each I/O's offset to the logs"},
 	{OPT("per_job_logs", per_job_logs), .type = SB_OPT_BOOL, .def = "1",
 	 .help = "a log file per clone (0: one per job name)"},
+
+	/* Files around the job. */
+	{OPT("fadvise_hint", fadvise_hint), .type = SB_OPT_ENUM, .def = "1",
+	 .choices = sb_fadvise_names,
+	 .help = "posix_fadvise() on each file as the job opens it: 1 from "
+		 "the pattern (random or sequential), random, sequential, 0 "
+		 "none"},
+	{OPT("create_only", create_only), .type = SB_OPT_BOOL,
+	 .help = "create and lay out the files, then end without I/O"},
+	{OPT("create_fsync", create_fsync), .type = SB_OPT_BOOL, .def = "1",
+	 .help = "fsync each file the layout wrote, before the job"},
+	{OPT("file_append", file_append), .type = SB_OPT_BOOL,
+	 .help = "start the I/O at the end of each regular file, growing it"},
+	{OPT("unlink_each_loop", unlink_each_loop), .type = SB_OPT_BOOL,
+	 .help = "remove the job's files after each loop"},
+	{OPT("offset_align", offset_align), .type = SB_OPT_SIZE,
+	 .help = "round a percentage offset up to a multiple of this (0: "
+		 "the smallest block size)"},
+	{OPT("lockfile", lockfile), .type = SB_OPT_ENUM, .def = "none",
+	 .choices = sb_lockfile_names,
+	 .help = "lock a file shared by several clones around each I/O: "
+		 "exclusive, or readwrite (reads share)"},
+	{OPT("serialize_overlap", serialize_overlap), .type = SB_OPT_BOOL,
+	 .help = "hold an I/O back until the in-flight I/Os that overlap "
+		 "it are done"},
 	SB_OPTION_END,
 };
 

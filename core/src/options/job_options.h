@@ -146,6 +146,16 @@ struct sb_job_opts {
 	uint64_t log_hist_ns;
 	int log_offset;
 	int per_job_logs;
+
+	/* Files around the job (fio's filesetup.c). */
+	int fadvise_hint; /* enum sb_fadvise */
+	int create_only;
+	int create_fsync;
+	int file_append;
+	int unlink_each_loop;
+	uint64_t offset_align; /* 0: the smallest block size */
+	int lockfile;	       /* enum sb_lockfile */
+	int serialize_overlap;
 };
 
 /* The enum options' values: each an index into the option's choices, which
@@ -159,6 +169,19 @@ enum sb_random_generator {
 };
 enum sb_rw_sequencer { SB_RWSEQ_SEQUENTIAL, SB_RWSEQ_IDENTICAL };
 enum sb_cpu_policy { SB_CPU_POLICY_SHARED, SB_CPU_POLICY_SPLIT };
+/* fadvise_hint: 0, 1 (from the pattern: random or sequential), random,
+ * sequential, fio's four values. */
+enum sb_fadvise {
+	SB_FADV_NONE,
+	SB_FADV_PATTERN,
+	SB_FADV_RANDOM,
+	SB_FADV_SEQUENTIAL,
+};
+enum sb_lockfile {
+	SB_LOCK_NONE,
+	SB_LOCK_EXCLUSIVE,
+	SB_LOCK_READWRITE,
+};
 /* unified_rw_reporting's choices are enum sb_unified's words, then the same
  * as fio's numbers: index % SB_UNIFIED_WORDS is the enum sb_unified. */
 enum { SB_UNIFIED_WORDS = SB_UNIFIED_BOTH + 1 };

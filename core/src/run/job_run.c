@@ -184,6 +184,30 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* lockfile=: the locks of the files the clones share. */
+static int make_file_locks(struct sb_runjob *rj)
+{
+	unsigned n = rj->cfg.nnames;
+
+	if (rj->opts.lockfile == SB_LOCK_NONE || !n)
+		return 0;
+	rj->file_locks = calloc(n, sizeof(*rj->file_locks));
+	if (!rj->file_locks) {
+		job_fail(rj, -ENOMEM, "out of memory for its file locks");
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		int rc = pthread_rwlock_init(&rj->file_locks[i], NULL);
+
+		if (rc) {
+			job_fail(rj, -rc, "lockfile: cannot make a file lock");
+			return -rc;
+		}
+		rj->nfile_locks++;
+	}
+	return 0;
+}
+
 void sb_runjob_start(struct sb_runjob *rj)
 {
 	unsigned n = rj->job.numjobs;
@@ -214,7 +238,7 @@ void sb_runjob_start(struct sb_runjob *rj)
 			return;
 		}
 	}
-	if (guard_devices(rj))
+	if (guard_devices(rj) || make_file_locks(rj))
 		return;
 	if (rj->eops->job_state_size &&
 	    !(rj->job_state = calloc(1, rj->eops->job_state_size))) {

@@ -61,6 +61,9 @@ struct sb_job_cfg {
 	char *dirs_buf;
 	int sync_ddir;		  /* what fdatasync= sends: SB_DDIR_DATASYNC */
 	struct sb_range filesize; /* max 0: not set */
+	/* serialize_overlap, unless fio turns it off: a job that neither
+	 * writes nor trims, or iodepth=1. */
+	int serialize;
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX
@@ -117,6 +120,11 @@ struct sb_runjob {
 	 * freed; workers then is a copy of what they had measured. */
 	unsigned nabandoned;
 	struct sb_worker *stuck_workers;
+	/* lockfile: one lock per file of filename=, which the clones share
+	 * (fio's clones share their files' locks), held around each
+	 * queue(); NULL without lockfile or a shared file. */
+	pthread_rwlock_t *file_locks;
+	unsigned nfile_locks;
 	uint64_t stop_grace_ns; /* --stop-grace; 0: the default */
 	void *job_state;	/* ops.job_state_size bytes, or NULL */
 	uint64_t cancelled;	/* the clones' cancelled I/Os */
@@ -224,6 +232,7 @@ enum sb_hook {
  * by worker/files.c (opening and closing). */
 struct sb_file_service {
 	unsigned maxopen, nopen;
+	int fadvise_warned; /* fadvise_hint's failure was said */
 };
 
 /* The syncs a worker's stream weaves in, written only by

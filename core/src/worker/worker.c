@@ -181,10 +181,32 @@ static void close_logs(struct sb_worker *w)
 	w->timing.log = NULL;
 }
 
+/* create_only: fio sets up the files (the layout did, or the engine
+ * creates and preallocates each as it opens it) and the job is done, with
+ * no I/O. */
+static void create_files(struct sb_worker *w)
+{
+	getrusage(RUSAGE_THREAD, &w->span.ru_start);
+	w->span.start_ns = w->span.ramp_end_ns = now_ns();
+	for (unsigned i = 0; i < w->nfiles && !w->err.code; i++) {
+		int was_open = w->files[i].open;
+
+		if (sb_wfile_open(w, i) == 0 && !was_open)
+			sb_wfile_close(w, &w->files[i]);
+	}
+	w->span.end_ns = now_ns();
+	getrusage(RUSAGE_THREAD, &w->span.ru_end);
+}
+
 static void run_job(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
 	const struct sb_job_opts *o = &rj->opts;
+
+	if (o->create_only) {
+		create_files(w);
+		return;
+	}
 
 	/* gtod_reduce times nothing; otherwise what is not disabled. */
 	if (!o->gtod_reduce)

@@ -62,6 +62,9 @@ uint64_t sb_wfile_base(const struct sb_worker *w, const struct sb_wfile *f);
 uint64_t sb_wfile_span(const struct sb_worker *w, const struct sb_wfile *f);
 
 void sb_wfiles_close_all(struct sb_worker *w);
+/* unlink_each_loop: close file i, remove it through the engine and open
+ * it again; 0 or the worker's error. */
+int sb_wfile_recycle(struct sb_worker *w, unsigned i);
 
 /* stream.c: the specs the loop issues, with syncs, verify reads and the
  * pace woven in. 0, SB_GEN_END, SB_STREAM_WAIT (reap everything in flight
