@@ -7,6 +7,8 @@
 set -u
 # shellcheck source-path=SCRIPTDIR source=../tap/tap.sh
 source "$(dirname "$0")/../tap/tap.sh"
+# shellcheck source-path=SCRIPTDIR source=../tap/fio_both.sh
+source "$(dirname "$0")/../tap/fio_both.sh"
 
 command -v fio >/dev/null || plan_skip_all "fio is not installed (CI installs it)"
 if ! strace -qq -o /dev/null true 2>/dev/null; then
@@ -17,34 +19,12 @@ cd "$T" || bail "cannot enter $T"
 
 plan 33
 
-# both D PREP OPTIONS...: the job in D/fio by fio and in D/sb by storbench,
-# each in a fresh directory after the shell command PREP ran there; output
-# in out, status in rc, the calls TRACE names (if set) in trace.
+# The job by fio and by storbench: tests/tap/fio_both.sh.
 TRACE=
-both() {
-	local d=$1 prep=$2 tool
-	shift 2
-	for tool in fio sb; do
-		rm -rf "${d:?}/$tool"
-		mkdir -p "$d/$tool" || bail "cannot make $d/$tool"
-		(
-			cd "$d/$tool" || exit 1
-			eval "$prep"
-			local bin=fio
-			[[ $tool == sb ]] && bin=$SB_BIN
-			if [[ -n $TRACE ]]; then
-				strace -f -qq -y -ttt -T -o trace -e trace="$TRACE" \
-					"$bin" --name=j "$@" >out 2>&1
-			else
-				"$bin" --name=j "$@" >out 2>&1
-			fi
-			echo $? >rc
-		) 2>/dev/null # the shell's note of fio's SIGFPE below
-	done
-}
+both() { sb_fio_both "$1" "$2" --name=j "${@:3}"; }
 # "NAME=SIZE ..." of the regular files a run left, its own outputs aside.
 files() {
-	(cd "$1" && find . -type f ! -name out ! -name rc ! -name trace \
+	(cd "$1" && find . -type f ! -name out ! -name rc ! -name trace ! -name err ! -name pre \
 		! -name 'log*' ! -name '*.json' -printf '%P=%s\n' | sort | tr '\n' ' ')
 }
 # The I/Os of an iolog (fio's v3 lines carry a time first) as

@@ -37,6 +37,12 @@ static const char *const sb_fadvise_names[] = {
 	[SB_FADV_SEQUENTIAL] = "sequential",
 	NULL,
 };
+static const char *const sb_exit_what_names[] = {
+	[SB_EXIT_WHAT_GROUP] = "group",
+	[SB_EXIT_WHAT_STONEWALL] = "stonewall",
+	[SB_EXIT_WHAT_ALL] = "all",
+	NULL,
+};
 static const char *const sb_lockfile_names[] = {
 	[SB_LOCK_NONE] = "none",
 	[SB_LOCK_EXCLUSIVE] = "exclusive",
@@ -422,6 +428,22 @@ const struct sb_option sb_core_options[] = {
 	{OPT("serialize_overlap", serialize_overlap), .type = SB_OPT_BOOL,
 	 .help = "hold an I/O back until the in-flight I/Os that overlap "
 		 "it are done"},
+
+	/* Around the job's run. */
+	{OPT("exec_prerun", exec_prerun), .type = SB_OPT_STR,
+	 .help = "shell command each clone runs before its I/O, output in "
+		 "JOB.prerun.txt; a failure skips the clone's I/O"},
+	{OPT("exec_postrun", exec_postrun), .type = SB_OPT_STR,
+	 .help = "shell command each clone runs after its I/O, output in "
+		 "JOB.postrun.txt"},
+	{OPT("exitall_on_error", exitall_on_error), .type = SB_OPT_BOOL,
+	 .help = "when a clone of this job fails, stop the other jobs"},
+	{OPT("exit_what", exit_what), .type = SB_OPT_ENUM, .def = "group",
+	 .choices = sb_exit_what_names,
+	 .help = "what exitall stops: the jobs running (group, stonewall; "
+		 "the next stonewall still runs) or everything (all)"},
+	{OPT("stats", stats), .type = SB_OPT_BOOL, .def = "1",
+	 .help = "0: the job runs but is left out of the results"},
 	SB_OPTION_END,
 };
 

@@ -156,6 +156,13 @@ struct sb_job_opts {
 	uint64_t offset_align; /* 0: the smallest block size */
 	int lockfile;	       /* enum sb_lockfile */
 	int serialize_overlap;
+
+	/* Around the job's run. */
+	char *exec_prerun;
+	char *exec_postrun;
+	int exitall_on_error;
+	int exit_what; /* enum sb_exit_what */
+	int stats;
 };
 
 /* The enum options' values: each an index into the option's choices, which
@@ -176,6 +183,12 @@ enum sb_fadvise {
 	SB_FADV_PATTERN,
 	SB_FADV_RANDOM,
 	SB_FADV_SEQUENTIAL,
+};
+/* exit_what: which jobs exitall and exitall_on_error stop. */
+enum sb_exit_what {
+	SB_EXIT_WHAT_GROUP,
+	SB_EXIT_WHAT_STONEWALL,
+	SB_EXIT_WHAT_ALL,
 };
 enum sb_lockfile {
 	SB_LOCK_NONE,

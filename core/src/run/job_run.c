@@ -165,8 +165,13 @@ static void *worker_main(void *arg)
 	/* The main thread may join it now (or has given up on it: then
 	 * everything below stays valid, as nothing of the run is freed). */
 	__atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
-	/* exitall: the first clone of such a job to end stops the run. */
-	if (rj->opts.exitall) {
+	/* exitall: the first clone of such a job to end stops the run;
+	 * exitall_on_error: the first that fails once its run began (fio
+	 * skips the stop for a clone that failed setting up: its files, its
+	 * engine). run.c lets the jobs after the next stonewall run unless
+	 * exit_what=all. */
+	if (rj->opts.exitall ||
+	    (rj->opts.exitall_on_error && w->err.code && w->span.start_ns)) {
 		int none = 0;
 
 		/* A signal's stop, if first, stays the reason. */

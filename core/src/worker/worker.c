@@ -218,6 +218,15 @@ static void run_job(struct sb_worker *w)
 		return;
 
 	start_delay(w);
+	/* fio runs the command once the files are set up; one that fails
+	 * leaves the clone without I/O, and no error. */
+	if (o->exec_prerun && !sb_stopping(rj->ctx) &&
+	    sb_worker_exec(w, o->exec_prerun, "prerun")) {
+		w->span.start_ns = w->span.end_ns = w->span.ramp_end_ns =
+			now_ns();
+		close_logs(w);
+		return;
+	}
 	if (o->pre_read && !w->err.code)
 		run_phase(w, SB_PH_PREREAD);
 	getrusage(RUSAGE_THREAD, &w->span.ru_start);
@@ -250,6 +259,8 @@ static void run_job(struct sb_worker *w)
 					   : w->span.end_ns;
 	getrusage(RUSAGE_THREAD, &w->span.ru_end);
 	close_logs(w);
+	if (o->exec_postrun)
+		sb_worker_exec(w, o->exec_postrun, "postrun");
 }
 
 static void unlink_files(struct sb_worker *w)

@@ -138,6 +138,14 @@ static inline void sb_think_time(struct sb_worker *w)
 		sb_think_wait(w);
 }
 
+/* exec.c: exec_prerun/exec_postrun (mode "prerun", "postrun"): cmd run
+ * by /bin/sh with its output in sb_exec_path()'s file. 0 when it exited
+ * 0, 1 when it failed (said as a warning), or the worker's error. */
+int sb_worker_exec(struct sb_worker *w, const char *cmd, const char *mode);
+/* The file of mode's output: JOB.MODE.txt, in the working directory. */
+void sb_exec_path(const struct sb_runjob *rj, const char *mode, char *buf,
+		  size_t len);
+
 /* worker.c: the job's write_*_log options for fiolog.c. */
 void sb_worker_log_cfg(const struct sb_runjob *rj, struct sb_fiolog_cfg *cfg);
 
