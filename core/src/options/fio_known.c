@@ -267,28 +267,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .category = SB_CAT_IO_DEPTH},
 
 	/* I/O rate */
-	{.name = "thinktime_blocks_type",
-	 .type = "choice",
-	 .def = "complete",
-	 .range = "complete|issue",
-	 .help = "counts thinktime_blocks at completion or at issue",
-	 .support = SB_SUPPORT_NO,
-	 .note = "thinktime_blocks counts I/Os as they are issued",
-	 .category = SB_CAT_IO_RATE},
-	{.name = "thinktime_iotime",
-	 .type = "time",
-	 .def = "0",
-	 .range = "min=0",
-	 .help = "time spent doing I/O between think-time pauses",
-	 .support = SB_SUPPORT_NO,
-	 .note = "pauses come after thinktime_blocks I/Os only",
-	 .category = SB_CAT_IO_RATE},
-	{.name = "rate_ignore_thinktime",
-	 .type = "bool",
-	 .help = "keeps the rate schedule running through think time",
-	 .support = SB_SUPPORT_NO,
-	 .note = "think time always delays the rate schedule",
-	 .category = SB_CAT_IO_RATE},
 
 	/* I/O latency */
 	{.name = "max_latency",

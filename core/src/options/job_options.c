@@ -37,6 +37,11 @@ static const char *const sb_fadvise_names[] = {
 	[SB_FADV_SEQUENTIAL] = "sequential",
 	NULL,
 };
+static const char *const sb_think_counts[] = {
+	[SB_THINK_COMPLETE] = "complete",
+	[SB_THINK_ISSUE] = "issue",
+	NULL,
+};
 static const char *const sb_exit_what_names[] = {
 	[SB_EXIT_WHAT_GROUP] = "group",
 	[SB_EXIT_WHAT_STONEWALL] = "stonewall",
@@ -444,6 +449,20 @@ const struct sb_option sb_core_options[] = {
 		 "the next stonewall still runs) or everything (all)"},
 	{OPT("stats", stats), .type = SB_OPT_BOOL, .def = "1",
 	 .help = "0: the job runs but is left out of the results"},
+
+	/* Think time. */
+	{OPT("thinktime_blocks_type", thinktime_blocks_type),
+	 .type = SB_OPT_ENUM, .def = "complete", .choices = sb_think_counts,
+	 .help = "thinktime_blocks counts I/Os completed (complete) or "
+		 "issued (issue)"},
+	{OPT("thinktime_iotime", thinktime_iotime_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_S,
+	 .help = "think after this long of I/O too (seconds); alone, "
+		 "instead of after thinktime_blocks"},
+	{OPT("rate_ignore_thinktime", rate_ignore_thinktime),
+	 .type = SB_OPT_BOOL,
+	 .help = "after a think, go on at the rate instead of catching up "
+		 "the I/Os the pause missed"},
 	SB_OPTION_END,
 };
 

@@ -163,6 +163,11 @@ struct sb_job_opts {
 	int exitall_on_error;
 	int exit_what; /* enum sb_exit_what */
 	int stats;
+
+	/* Think time. */
+	int thinktime_blocks_type; /* enum sb_think_count */
+	uint64_t thinktime_iotime_ns;
+	int rate_ignore_thinktime;
 };
 
 /* The enum options' values: each an index into the option's choices, which
@@ -184,6 +189,8 @@ enum sb_fadvise {
 	SB_FADV_RANDOM,
 	SB_FADV_SEQUENTIAL,
 };
+/* thinktime_blocks_type: thinktime_blocks counts completions or issues. */
+enum sb_think_count { SB_THINK_COMPLETE, SB_THINK_ISSUE };
 /* exit_what: which jobs exitall and exitall_on_error stop. */
 enum sb_exit_what {
 	SB_EXIT_WHAT_GROUP,

@@ -168,6 +168,8 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	const struct sb_io *io = &s->io;
 	struct sb_dir_acc *d;
 
+	if (w->phase == SB_PH_MAIN && io->ddir < SB_DDIR_COUNT)
+		w->meas.think_done++;
 	if (io->ddir >= SB_DDIR_COUNT) {
 		if (io->result < 0)
 			return io_error(w, io);

@@ -64,6 +64,7 @@ struct sb_job_cfg {
 	/* serialize_overlap, unless fio turns it off: a job that neither
 	 * writes nor trims, or iodepth=1. */
 	int serialize;
+	int think_blocks_set; /* thinktime_blocks was given */
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX
@@ -267,7 +268,14 @@ struct sb_worker_vcheck {
 struct sb_worker_pace {
 	double due_ns[SB_DDIR_COUNT];
 	uint64_t rng;
-	uint64_t since_think;
+	/* thinktime: main-phase I/Os issued, the count (issued or done)
+	 * at the last pause, and when the last pause began (0: the run's
+	 * start). */
+	uint64_t issued, last_blocks, last_think_ns;
+	/* A pause found due, waiting for what is in flight: the count and
+	 * the time it was found at, which the pause takes as fio does. */
+	int think_due;
+	uint64_t due_blocks, due_at_ns;
 };
 
 /* The main thread's watch over one worker: written by safety/watch.c
@@ -361,6 +369,8 @@ struct sb_worker_meas {
 	struct sb_lat_acc sync_lat; /* fsync/fdatasync latencies */
 	uint64_t clock_tick;	    /* gtod_reduce: completions since a read */
 	uint64_t last_now_ns;	    /* gtod_reduce: the last clock read */
+	/* thinktime_blocks_type=complete: main-phase I/Os completed. */
+	uint64_t think_done;
 	/* rate_min/rate_iops_min: what the current rate_cycle has done. */
 	uint64_t cycle_start_ns;
 	uint64_t cycle_bytes[SB_DDIR_COUNT], cycle_ios[SB_DDIR_COUNT];

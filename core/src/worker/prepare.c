@@ -436,6 +436,8 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 		       : sb_rw_uses(o, SB_DDIR_WRITE) ? SB_PAT_TRIMWRITE
 						      : SB_PAT_TRIM;
 	c->sync_ddir = SB_DDIR_DATASYNC;
+	c->think_blocks_set =
+		sb_jobdef_get(rj->def, "thinktime_blocks") != NULL;
 	c->serialize =
 		o->serialize_overlap && o->iodepth > 1 &&
 		(sb_rw_uses(o, SB_DDIR_WRITE) || sb_rw_uses(o, SB_DDIR_TRIM));

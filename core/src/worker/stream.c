@@ -279,7 +279,7 @@ static int hold(struct sb_worker *w, const struct sb_io_spec *spec)
 static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 {
 	struct sb_io_spec spec;
-	int rc;
+	int rc, think;
 
 	if (w->vs.backlog_due) {
 		/* The backlog's writes must all have landed first. */
@@ -318,10 +318,24 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 		w->vs.backlog_due = 1;
 		return w->fl.inflight ? SB_STREAM_WAIT : main_next(w, s);
 	}
+	/* fio pauses after the I/O that made a pause due, the last one
+	 * too when it completed inside its loop: a synchronous engine's,
+	 * not the I/Os an asynchronous one still has in flight. */
+	if (rc == SB_GEN_END && w->rj->opts.thinktime_ns &&
+	    w->phase == SB_PH_MAIN && !w->fl.inflight && sb_think_due(w))
+		sb_think_wait(w, SB_DDIR_COUNT);
 	if (rc == SB_GEN_END)
 		return end_sync(w, s);
 	if (rc)
 		return rc;
+	/* fio lets what is in flight land before it pauses. */
+	think = w->rj->opts.thinktime_ns && w->phase == SB_PH_MAIN &&
+		spec.ddir < SB_DDIR_COUNT;
+	if (think && sb_think_due(w)) {
+		if (w->fl.inflight)
+			return hold(w, &spec);
+		sb_think_wait(w, (int)spec.ddir);
+	}
 	if (spec.at_ns)
 		sb_wait_until(w, spec.at_ns);
 	if (spec.think_ns)
@@ -332,7 +346,8 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 	} else {
 		w->st.ios_left--;
 		w->vs.nspecs++;
-		sb_think_time(w);
+		if (think)
+			sb_think_issued(w);
 		set_io(w, s, (int)spec.ddir, spec.file, spec.offset,
 		       spec.length);
 		if (spec.ddir == SB_DDIR_WRITE && w->phase == SB_PH_MAIN) {

@@ -130,13 +130,12 @@ static inline uint64_t sb_pace(struct sb_worker *w, const struct sb_io *io)
 	return sb_pace_wait(w, io);
 }
 
-/* thinktime=, after every thinktime_blocks I/Os. */
-void sb_think_wait(struct sb_worker *w);
-static inline void sb_think_time(struct sb_worker *w)
-{
-	if (w->rj->opts.thinktime_ns && w->phase == SB_PH_MAIN)
-		sb_think_wait(w);
-}
+/* thinktime=: whether a pause is due before the next I/O (after
+ * thinktime_blocks I/Os, or thinktime_iotime of I/O); the pause, before
+ * an I/O of direction ddir; and the count of I/Os issued. */
+int sb_think_due(struct sb_worker *w);
+void sb_think_wait(struct sb_worker *w, int ddir);
+void sb_think_issued(struct sb_worker *w);
 
 /* exec.c: exec_prerun/exec_postrun (mode "prerun", "postrun"): cmd run
  * by /bin/sh with its output in sb_exec_path()'s file. 0 when it exited

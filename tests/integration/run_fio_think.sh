@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# thinktime_blocks_type, thinktime_iotime and rate_ignore_thinktime, each
+# job run by fio 3.33 and by storbench: where the pauses fall among the
+# I/O calls (strace), and what a rate-capped job does around them (its
+# runtime and I/O count in the JSON report).
+set -u
+# shellcheck source-path=SCRIPTDIR source=../tap/tap.sh
+source "$(dirname "$0")/../tap/tap.sh"
+# shellcheck source-path=SCRIPTDIR source=../tap/fio_both.sh
+source "$(dirname "$0")/../tap/fio_both.sh"
+
+command -v fio >/dev/null || plan_skip_all "fio is not installed (CI installs it)"
+if ! strace -qq -o /dev/null true 2>/dev/null; then
+	plan_skip_all "strace cannot trace here"
+fi
+sb_tmpdir T
+cd "$T" || bail "cannot enter $T"
+
+plan 6
+
+both() { sb_fio_both "$1" "$2" --name=j "${@:3}"; }
+# The job thread's I/O calls (pread64 on its file, io_submit) between
+# pauses (gaps over 50 ms) from its first I/O on: "16 16 16 16". The job
+# thread is the one that made the last of them (storbench lays files out
+# on a thread of its own).
+runs() {
+	local pid
+	pid=$(grep -E "(pread64\([0-9]+<[^>]*/j\.0\.0>|io_submit\()" "$1" | tail -1 | awk '{ print $1 }')
+	grep -E "^$pid +[0-9.]+ (pread64\([0-9]+<[^>]*/j\.0\.0>|io_submit\()" "$1" |
+		awk '{ t = $2; if (p && t - p > 0.05) { printf "%d ", n; n = 0 }
+		       n++; p = t } END { print n }'
+}
+json() {
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print(j["job_runtime"], j["read"]["total_ios"])' "$1"
+}
+
+# --- thinktime_blocks_type -----------------------------------------------------
+TRACE=pread64,io_submit
+for e in psync libaio; do
+	for ty in complete issue; do
+		both "tb$e$ty" "" --ioengine=$e --iodepth=8 --rw=randread --size=256k \
+			--thinktime=80ms --thinktime_blocks=16 --thinktime_blocks_type=$ty
+		is "$(runs "tb$e$ty/sb/trace")" "$(runs "tb$e$ty/fio/trace")" \
+			"thinktime_blocks_type=$ty, $e at depth 8: the I/O calls between pauses, as fio's"
+	done
+done
+TRACE=
+
+# --- rate_ignore_thinktime: catch up after a pause, or not ----------------------
+for ig in 0 1; do
+	both "ri$ig" "" --rw=read --size=400k --rate_iops=1000 --thinktime=50ms \
+		--thinktime_blocks=20 --rate_ignore_thinktime=$ig --output-format=json
+done
+# 100 I/Os at 1000/s with 5 pauses of 50 ms: fio takes about 270 ms when it
+# catches up after each pause, about 350 ms when it does not.
+read -r f0 n0 <<<"$(json ri0/fio/out)"
+read -r f1 n1 <<<"$(json ri1/fio/out)"
+read -r s0 m0 <<<"$(json ri0/sb/out)"
+read -r s1 m1 <<<"$(json ri1/sb/out)"
+mid=$(((f0 + f1) / 2))
+ok "rate_ignore_thinktime: 0 catches up (${s0} ms, fio ${f0}), 1 does not (${s1} ms, fio ${f1}), $m0/$m1 I/Os as fio's $n0/$n1" \
+	test "$f0" -lt "$mid" -a "$s0" -lt "$mid" -a "$s1" -gt "$mid" -a "$m0:$m1" = "$n0:$n1"
+
+# --- thinktime_iotime: a pause after each 200 ms of I/O ------------------------
+both it "" --ioengine=null --rw=read --size=1g --time_based --runtime=1 \
+	--rate_iops=1000 --thinktime=100ms --thinktime_iotime=200ms \
+	--rate_ignore_thinktime=1 --output-format=json
+read -r _ fn <<<"$(json it/fio/out)"
+read -r _ sn <<<"$(json it/sb/out)"
+# 1000 I/Os a second with a tenth of a second off every 0.3 s: about 700,
+# where thinktime_blocks' default 1 would pause after every I/O (about 10).
+ok "thinktime_iotime=200ms: $sn I/Os in a second, fio $fn (within 10%)" \
+	test "$((sn * 10))" -gt "$((fn * 9))" -a "$((sn * 10))" -lt "$((fn * 11))"
