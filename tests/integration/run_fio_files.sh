@@ -17,7 +17,7 @@ fi
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 33
+plan 37
 
 # The job by fio and by storbench: tests/tap/fio_both.sh.
 TRACE=
@@ -169,4 +169,33 @@ done
 # starts before it returns: under the lock no two clones' calls overlap.
 ok "lockfile=exclusive: no clone's read or write starts while the other's runs" \
 	! grep -Eq '(pwrite64|pread64)\(.*unfinished' lfexclusive/sb/trace
+TRACE=
+
+# --- write_hint: fcntl() at each open --------------------------------------------
+# The hint the kernel keeps on a file's inode (F_GET_RW_HINT, 1035).
+inode_hint() {
+	python3 -c 'import fcntl, os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+print(struct.unpack("Q", fcntl.fcntl(fd, 1035, bytes(8)))[0])' "$1" 2>&1
+}
+TRACE=fcntl
+for h in short extreme; do
+	both "wh$h" "" --rw=write --size=64k --write_hint=$h
+	# F_SET_RW_HINT is 0x40c; strace names it by number.
+	is "$(cat "wh$h/sb/rc") $(grep -c 'fcntl([0-9]*<[^>]*/j\.0\.0>, 0x40c[^=]*= 0' "wh$h/sb/trace") $(inode_hint "wh$h/sb/j.0.0")" \
+		"$(cat "wh$h/fio/rc") $(grep -c 'fcntl([0-9]*<[^>]*/j\.0\.0>, 0x40c[^=]*= 0' "wh$h/fio/trace") $(inode_hint "wh$h/fio/j.0.0")" \
+		"write_hint=$h: F_SET_RW_HINT on the file at its open, and the inode's hint, as fio's"
+done
+# With direct=1 the hint goes on the descriptor (F_SET_FILE_RW_HINT, 0x40e),
+# which kernels since 5.17 refuse: then both fail, and storbench says why.
+both whd "" --rw=write --size=64k --write_hint=short --direct=1
+is "$(cat whd/sb/rc)" "$(cat whd/fio/rc)" \
+	"write_hint with direct=1: the exit status fio's has on this kernel"
+if [[ $(cat whd/fio/rc) != 0 ]]; then
+	like "$(cat whd/sb/err)" 'F_SET_FILE_RW_HINT: Invalid argument\); Linux 5\.17 removed it' \
+		"the refusal names the call and what the kernel lacks"
+else
+	like "$(grep -c '0x40e[^=]*= 0' whd/sb/trace)" '^[1-9]' \
+		"the kernel takes the descriptor's hint: storbench gives it"
+fi
 TRACE=

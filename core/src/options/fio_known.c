@@ -189,13 +189,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .support = SB_SUPPORT_NO,
 	 .note = "needs atomic-write support in the engines",
 	 .category = SB_CAT_IO_TYPE},
-	{.name = "write_hint",
-	 .type = "choice",
-	 .range = "none|short|medium|long|extreme",
-	 .help = "expected lifetime of written data, passed to the file system",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs write-hint support in the engines",
-	 .category = SB_CAT_IO_TYPE},
 
 	/* Block size */
 

@@ -37,6 +37,10 @@ static const char *const sb_fadvise_names[] = {
 	[SB_FADV_SEQUENTIAL] = "sequential",
 	NULL,
 };
+/* In the order of the kernel's RWH_WRITE_LIFE_NONE (1) to _EXTREME (5). */
+static const char *const sb_write_hint_names[] = {
+	"none", "short", "medium", "long", "extreme", NULL,
+};
 static const char *const sb_think_counts[] = {
 	[SB_THINK_COMPLETE] = "complete",
 	[SB_THINK_ISSUE] = "issue",
@@ -459,6 +463,10 @@ const struct sb_option sb_core_options[] = {
 	 .unit = SB_UNIT_S,
 	 .help = "think after this long of I/O too (seconds); alone, "
 		 "instead of after thinktime_blocks"},
+	{OPT("write_hint", write_hint), .type = SB_OPT_ENUM,
+	 .choices = sb_write_hint_names,
+	 .help = "lifetime of the data written, given to the kernel at each "
+		 "open: none, short, medium, long, extreme"},
 	{OPT("rate_ignore_thinktime", rate_ignore_thinktime),
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "

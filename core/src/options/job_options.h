@@ -168,6 +168,9 @@ struct sb_job_opts {
 	int thinktime_blocks_type; /* enum sb_think_count */
 	uint64_t thinktime_iotime_ns;
 	int rate_ignore_thinktime;
+
+	int write_hint; /* index into sb_write_hint_names: RWH_WRITE_LIFE_* - 1
+			 */
 };
 
 /* The enum options' values: each an index into the option's choices, which

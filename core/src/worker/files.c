@@ -17,6 +17,11 @@
 #include "../util/rand.h"
 #include "../loader/loader.h"
 
+/* fcntl commands of <linux/fcntl.h> (F_LINUX_SPECIFIC_BASE 1024 + 12,
+ * + 14), which glibc's <fcntl.h> does not define in every version. */
+#define SB_F_SET_RW_HINT      1036
+#define SB_F_SET_FILE_RW_HINT 1038
+
 /* A name in the job's directory: a relative name of filename= goes in the
  * first directory (all clones share it), a generated one in the clone's,
  * as fio spreads clones over directory=a:b. */
@@ -343,6 +348,42 @@ static void advise(struct sb_worker *w, struct sb_wfile *f)
 	}
 }
 
+/*
+ * write_hint: fio's td_io_open_file() gives the hint with fcntl() on every
+ * open of a regular file or block device, once the option is set: on the
+ * file's inode (F_SET_RW_HINT), or with direct=1 on the descriptor alone
+ * (F_SET_FILE_RW_HINT). A refusal fails the job, as in fio. Linux 5.17
+ * removed the descriptor's hint, so there direct=1 gets EINVAL, which the
+ * message explains.
+ */
+static int write_hint(struct sb_worker *w, struct sb_wfile *f)
+{
+	const struct sb_runjob *rj = w->rj;
+	uint64_t hint = (uint64_t)rj->opts.write_hint + 1;
+	int direct = rj->job.direct, err;
+	struct stat st;
+
+	if (!rj->cfg.write_hint_set || f->f.fd < 0 || sb_engine_remote(rj) ||
+	    fstat(f->f.fd, &st) != 0 ||
+	    !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+		return 0;
+	if (fcntl(f->f.fd, direct ? SB_F_SET_FILE_RW_HINT : SB_F_SET_RW_HINT,
+		  &hint) == 0)
+		return 0;
+	err = errno;
+	if (direct && err == EINVAL)
+		return sb_wfail(w, -err,
+				"write_hint with direct=1: the kernel refuses "
+				"a write hint on the descriptor of %s "
+				"(F_SET_FILE_RW_HINT: %s); Linux 5.17 removed "
+				"it, and only the file's own hint "
+				"(direct=0) is left",
+				f->path, strerror(err));
+	return sb_wfail(w, -err, "write_hint: fcntl(%s) on %s: %s",
+			direct ? "F_SET_FILE_RW_HINT" : "F_SET_RW_HINT",
+			f->path, strerror(err));
+}
+
 int sb_wfile_open(struct sb_worker *w, unsigned i)
 {
 	const struct sb_engine_ops *ops = w->rj->eops;
@@ -372,8 +413,14 @@ int sb_wfile_open(struct sb_worker *w, unsigned i)
 	if (!f->found)
 		f->regular = is_regular(w, f, &pre);
 	note_found_size(w, i);
-	if (!w->layout)
+	if (!w->layout) {
 		advise(w, f);
+		if (write_hint(w, f)) {
+			f->open = 1; /* closed with the others */
+			w->svc.nopen++;
+			return w->err.code;
+		}
+	}
 	f->open = 1;
 	w->svc.nopen++;
 	if (w->iolog)

@@ -65,6 +65,7 @@ struct sb_job_cfg {
 	 * writes nor trims, or iodepth=1. */
 	int serialize;
 	int think_blocks_set; /* thinktime_blocks was given */
+	int write_hint_set;   /* write_hint was given */
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX
