@@ -11,10 +11,7 @@ source "$(dirname "$0")/../tap/tap.sh"
 # shellcheck source-path=SCRIPTDIR source=../tap/fio_both.sh
 source "$(dirname "$0")/../tap/fio_both.sh"
 
-command -v fio >/dev/null || plan_skip_all "fio is not installed (CI installs it)"
-if ! strace -qq -o /dev/null true 2>/dev/null; then
-	plan_skip_all "strace cannot trace here"
-fi
+sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 

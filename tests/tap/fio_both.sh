@@ -7,6 +7,16 @@
 # list, trace (strace -f -y -ttt -T: fds with their paths, each line
 # "PID TIME CALL(...) = R <SECONDS>").
 TRACE=${TRACE:-}
+
+# sb_fio_require: fio and strace, or the whole script is skipped (CI has
+# both).
+sb_fio_require() {
+	command -v fio >/dev/null || plan_skip_all "fio is not installed (CI installs it)"
+	if ! strace -qq -o /dev/null true 2>/dev/null; then
+		plan_skip_all "strace cannot trace here"
+	fi
+}
+
 sb_fio_both() {
 	local d=$1 prep=$2 tool bin
 	shift 2
