@@ -65,8 +65,10 @@ done
 TRACE=
 f0=$(fast ri0/fio/trace) f1=$(fast ri1/fio/trace)
 s0=$(fast ri0/sb/trace) s1=$(fast ri1/sb/trace)
+# A loaded machine delays some reads past their time, which then go out
+# back to back in either mode: the counts are compared, not bounded.
 ok "rate_ignore_thinktime: 0 catches up ($s0 of 100 reads back to back, fio $f0), 1 does not ($s1, fio $f1)" \
-	test "$f0" -gt 40 -a "$s0" -gt 40 -a "$f1" -lt 20 -a "$s1" -lt 20
+	test "$f0" -gt "$f1" -a "$s0" -gt "$((s1 + 30))"
 
 # --- thinktime_iotime: a pause after each 200 ms of I/O ------------------------
 both it "" --ioengine=null --rw=read --size=1g --time_based --runtime=1 \

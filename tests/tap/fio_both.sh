@@ -29,7 +29,10 @@ sb_fio_both() {
 			cd "$d/$tool" || exit 1
 			eval "$prep"
 			if [[ -n $TRACE ]]; then
-				strace -f -qq -y -ttt -T -s 200 -o trace \
+				# LeakSanitizer cannot run under ptrace; the
+				# runs without strace still look for leaks.
+				ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+					strace -f -qq -y -ttt -T -s 200 -o trace \
 					-e trace="$TRACE" "$bin" "$@" >raw 2>err
 			else
 				"$bin" "$@" >raw 2>err
