@@ -15,7 +15,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 17
+plan 23
 
 # The job by fio and by storbench: tests/tap/fio_both.sh.
 TRACE=
@@ -167,3 +167,24 @@ is "$(jobs_of st/sb/out | cut -d: -f1-2)" "$(jobs_of st/fio/out | cut -d: -f1-2)
 both stn "cp ../../st.fio ." st.fio
 is "$(grep -o 'io=[^,]*' stn/sb/out | tr '\n' ' ')" "$(grep -o 'io=[^,]*' stn/fio/out | tr '\n' ' ')" \
 	"stats=0: the group's totals leave the job out (io=1024KiB of a alone)"
+
+# --- nice, prio, prioclass: the clone thread's own priorities --------------------
+# The prerun's shell inherits them from the thread that starts it (fio's
+# worker process, storbench's clone thread): it prints its I/O priority
+# and nice value into JOB.prerun.txt.
+# shellcheck disable=SC2016 # the prerun's own $$
+show='{ ionice -p $$; ps -o ni= -p $$; }'
+for args in "--nice=5" "--prio=3" "--prioclass=3" "--prioclass=1 --prio=2" "--nice=-3 --prio=6"; do
+	# shellcheck disable=SC2086
+	both pr "" --name=j --ioengine=null --size=64k $args --exec_prerun="$show"
+	is "$(cat pr/sb/rc) $(tr -s ' \n' ' ' <pr/sb/j.prerun.txt)" \
+		"$(cat pr/fio/rc) $(tr -s ' \n' ' ' <pr/fio/j.prerun.txt)" \
+		"$args: the I/O class, priority and nice value a clone runs with, as fio's"
+done
+# Two jobs at once, one niced: only its thread is (the other's, and the
+# run's, keep their values), as fio's separate processes.
+both pr2 "" --ioengine=null --size=64k --name=a --nice=7 --exec_prerun="$show" \
+	--name=b --exec_prerun="$show"
+is "$(tr -s ' \n' ' ' <pr2/sb/a.prerun.txt)|$(tr -s ' \n' ' ' <pr2/sb/b.prerun.txt)" \
+	"$(tr -s ' \n' ' ' <pr2/fio/a.prerun.txt)|$(tr -s ' \n' ' ' <pr2/fio/b.prerun.txt)" \
+	"nice=7 on one of two jobs running at once reaches that job's thread alone"

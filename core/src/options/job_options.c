@@ -467,6 +467,15 @@ const struct sb_option sb_core_options[] = {
 	 .choices = sb_write_hint_names,
 	 .help = "lifetime of the data written, given to the kernel at each "
 		 "open: none, short, medium, long, extreme"},
+	{OPT("nice", nice), .type = SB_OPT_INT, .min = -20, .max = 19,
+	 .help = "add this to each clone thread's nice value (below 0 needs "
+		 "CAP_SYS_NICE)"},
+	{OPT("prio", prio), .type = SB_OPT_INT, .min = 0, .max = 7,
+	 .help = "I/O priority of each clone thread within its class "
+		 "(ioprio_set; 0 highest)"},
+	{OPT("prioclass", prioclass), .type = SB_OPT_INT, .min = 0, .max = 3,
+	 .help = "I/O priority class: 1 real-time, 2 best-effort, 3 idle (0: "
+		 "best-effort)"},
 	{OPT("rate_ignore_thinktime", rate_ignore_thinktime),
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "

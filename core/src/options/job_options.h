@@ -169,8 +169,14 @@ struct sb_job_opts {
 	uint64_t thinktime_iotime_ns;
 	int rate_ignore_thinktime;
 
-	int write_hint; /* index into sb_write_hint_names: RWH_WRITE_LIFE_* - 1
-			 */
+	/* An index into sb_write_hint_names: the kernel's RWH_WRITE_LIFE_*,
+	 * less one. */
+	int write_hint;
+
+	/* The worker thread's priorities. */
+	int64_t nice;
+	int64_t prio;
+	int64_t prioclass;
 };
 
 /* The enum options' values: each an index into the option's choices, which

@@ -66,6 +66,7 @@ struct sb_job_cfg {
 	int serialize;
 	int think_blocks_set; /* thinktime_blocks was given */
 	int write_hint_set;   /* write_hint was given */
+	int ioprio_set;	      /* prio or prioclass was given */
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../loader/loader.h"
@@ -299,6 +301,42 @@ void sb_worker_wake(const struct sb_worker *w)
 		return;
 }
 
+/*
+ * prio/prioclass and nice, as fio's thread_main() sets them on its worker
+ * process, here on the clone's thread alone: Linux keeps both per thread,
+ * and ioprio_set(IOPRIO_WHO_PROCESS, 0) and setpriority(PRIO_PROCESS, tid)
+ * name the calling thread (nice() would too, but its result cannot tell a
+ * failure from a new value of -1). fio's nice() adds to the value the
+ * worker started with; class 0 is best-effort, as fio's ioprio_value()
+ * makes it. A refusal (the real-time class or a lower nice without the
+ * privilege) fails the clone, as in fio.
+ */
+static void set_priorities(struct sb_worker *w)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	int cur, cls = o->prioclass ? (int)o->prioclass : 2;
+
+	if (w->rj->cfg.ioprio_set &&
+	    syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0,
+		    (cls << 13) | (int)o->prio) != 0) {
+		sb_wfail(w, -errno, "ioprio_set(class %d, priority %d): %s",
+			 cls, (int)o->prio, strerror(errno));
+		return;
+	}
+	if (!o->nice)
+		return;
+	errno = 0;
+	cur = getpriority(PRIO_PROCESS, (id_t)tid);
+	if (cur == -1 && errno) {
+		sb_wfail(w, -errno, "nice: getpriority: %s", strerror(errno));
+		return;
+	}
+	if (setpriority(PRIO_PROCESS, (id_t)tid, cur + (int)o->nice) != 0)
+		sb_wfail(w, -errno, "nice=%d: setpriority: %s", (int)o->nice,
+			 strerror(errno));
+}
+
 int sb_worker_run(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
@@ -319,6 +357,8 @@ int sb_worker_run(struct sb_worker *w)
 	w->eng.env.job_id = rj->job_id;
 	if (w->layout)
 		w->eng.env.flags |= SB_ENV_LAYOUT;
+	if (!w->layout)
+		set_priorities(w);
 	if (!w->layout && rj->cfg.cpus) {
 		struct sb_cpus set;
 
