@@ -141,10 +141,15 @@ runtime=3
 stonewall
 size=1m
 EOF
+# fio's stonewall stops only the jobs already past their setup when the
+# exitall job ends, so whether 'long' is cut short there is a race in fio;
+# for it only what runs after the stonewall is compared.
 for w in group stonewall all; do
 	both "ea$w" "cp ../../ea.fio ." ea.fio --exit_what=$w --output-format=json
-	is "$(jobs_shape "ea$w/sb/out" | sed -E 's/long:(ran|none)/long:/')" \
-		"$(jobs_shape "ea$w/fio/out" | sed -E 's/long:(ran|none)/long:/')" \
+	drop='s/long:(ran|none)/long:/'
+	[[ $w == stonewall ]] && drop='s/long:[a-z]*:[a-z]* //'
+	is "$(jobs_shape "ea$w/sb/out" | sed -E "$drop")" \
+		"$(jobs_shape "ea$w/fio/out" | sed -E "$drop")" \
 		"exitall, exit_what=$w: which jobs are cut short and which still run, as fio"
 done
 
