@@ -115,7 +115,7 @@ refused "a generator option out of range" \
 	"storbench: error: command line: seq_ios=-1 is out of range (0..9223372036854775807)" \
 	"${gen[@]}" --seq_ios=-1
 refused "an option neither the engine nor the generator has" \
-	"storbench: error: command line: unknown option 'nope'; did you mean 'name'?" \
+	"storbench: error: command line: unknown option 'nope'; did you mean 'nice'?" \
 	"${gen[@]}" --nope=1
 
 done_testing
