@@ -140,7 +140,9 @@ struct sb_file {
 	uint64_t want_bytes; /* size the job wants it to have */
 	uint64_t
 		real_size; /* size found at open (0 if the engine can't tell) */
-	int32_t fd;	   /* for fd-based engines; -1 otherwise */
+	int32_t fd;	   /* for fd-based engines; -1 otherwise. The host
+			      gives posix_fadvise() on a regular file's or
+			      device's fd after open_file (fadvise_hint) */
 	uintptr_t engine_data;
 };
 

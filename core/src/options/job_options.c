@@ -31,6 +31,34 @@ static const char *const sb_cpu_policies[] = {
 	NULL,
 };
 const char *const sb_dedupe_mode_names[] = {"repeat", "working_set", NULL};
+static const char *const sb_fadvise_names[] = {
+	[SB_FADV_NONE] = "0",
+	[SB_FADV_PATTERN] = "1",
+	[SB_FADV_RANDOM] = "random",
+	[SB_FADV_SEQUENTIAL] = "sequential",
+	NULL,
+};
+/* In the order of the kernel's RWH_WRITE_LIFE_NONE (1) to _EXTREME (5). */
+static const char *const sb_write_hint_names[] = {
+	"none", "short", "medium", "long", "extreme", NULL,
+};
+static const char *const sb_think_counts[] = {
+	[SB_THINK_COMPLETE] = "complete",
+	[SB_THINK_ISSUE] = "issue",
+	NULL,
+};
+static const char *const sb_exit_what_names[] = {
+	[SB_EXIT_WHAT_GROUP] = "group",
+	[SB_EXIT_WHAT_STONEWALL] = "stonewall",
+	[SB_EXIT_WHAT_ALL] = "all",
+	NULL,
+};
+static const char *const sb_lockfile_names[] = {
+	[SB_LOCK_NONE] = "none",
+	[SB_LOCK_EXCLUSIVE] = "exclusive",
+	[SB_LOCK_READWRITE] = "readwrite",
+	NULL,
+};
 /* fio's spellings; prepare.c maps "0" and "1" as fio does. */
 const char *const sb_fallocate_names[] = {"none",     "native", "posix", "keep",
 					  "truncate", "0",	"1",	 NULL};
@@ -486,6 +514,74 @@ const struct sb_option sb_core_options[] = {
 	{OPT("steadystate_ramp_time", ss_ramp_ns), .alias = "ss_ramp",
 	 .type = SB_OPT_TIME, .unit = SB_UNIT_S,
 	 .help = "time before steady-state data is collected"},
+
+	/* Files around the job. */
+	{OPT("fadvise_hint", fadvise_hint), .type = SB_OPT_ENUM, .def = "1",
+	 .choices = sb_fadvise_names,
+	 .help = "posix_fadvise() on each file as the job opens it: 1 from "
+		 "the pattern (random or sequential), random, sequential, 0 "
+		 "none"},
+	{OPT("create_only", create_only), .type = SB_OPT_BOOL,
+	 .help = "create and lay out the files, then end without I/O"},
+	{OPT("create_fsync", create_fsync), .type = SB_OPT_BOOL, .def = "1",
+	 .help = "fsync each file the layout wrote, before the job"},
+	{OPT("file_append", file_append), .type = SB_OPT_BOOL,
+	 .help = "start the I/O at the end of each regular file, growing it"},
+	{OPT("unlink_each_loop", unlink_each_loop), .type = SB_OPT_BOOL,
+	 .help = "remove the job's files after each loop"},
+	{OPT("offset_align", offset_align), .type = SB_OPT_SIZE,
+	 .help = "round a percentage offset up to a multiple of this (0: "
+		 "the smallest block size)"},
+	{OPT("lockfile", lockfile), .type = SB_OPT_ENUM, .def = "none",
+	 .choices = sb_lockfile_names,
+	 .help = "lock a file shared by several clones around each I/O: "
+		 "exclusive, or readwrite (reads share)"},
+	{OPT("serialize_overlap", serialize_overlap), .type = SB_OPT_BOOL,
+	 .help = "hold an I/O back until the in-flight I/Os that overlap "
+		 "it are done"},
+
+	/* Around the job's run. */
+	{OPT("exec_prerun", exec_prerun), .type = SB_OPT_STR,
+	 .help = "shell command each clone runs before its I/O, output in "
+		 "JOB.prerun.txt; a failure skips the clone's I/O"},
+	{OPT("exec_postrun", exec_postrun), .type = SB_OPT_STR,
+	 .help = "shell command each clone runs after its I/O, output in "
+		 "JOB.postrun.txt"},
+	{OPT("exitall_on_error", exitall_on_error), .type = SB_OPT_BOOL,
+	 .help = "when a clone of this job fails, stop the other jobs"},
+	{OPT("exit_what", exit_what), .type = SB_OPT_ENUM, .def = "group",
+	 .choices = sb_exit_what_names,
+	 .help = "what exitall stops: the jobs running (group, stonewall; "
+		 "the next stonewall still runs) or everything (all)"},
+	{OPT("stats", stats), .type = SB_OPT_BOOL, .def = "1",
+	 .help = "0: the job runs but is left out of the results"},
+
+	/* Think time. */
+	{OPT("thinktime_blocks_type", thinktime_blocks_type),
+	 .type = SB_OPT_ENUM, .def = "complete", .choices = sb_think_counts,
+	 .help = "thinktime_blocks counts I/Os completed (complete) or "
+		 "issued (issue)"},
+	{OPT("thinktime_iotime", thinktime_iotime_ns), .type = SB_OPT_TIME,
+	 .unit = SB_UNIT_S,
+	 .help = "think after this long of I/O too (seconds); alone, "
+		 "instead of after thinktime_blocks"},
+	{OPT("write_hint", write_hint), .type = SB_OPT_ENUM,
+	 .choices = sb_write_hint_names,
+	 .help = "lifetime of the data written, given to the kernel at each "
+		 "open: none, short, medium, long, extreme"},
+	{OPT("nice", nice), .type = SB_OPT_INT, .min = -20, .max = 19,
+	 .help = "add this to each clone thread's nice value (below 0 needs "
+		 "CAP_SYS_NICE)"},
+	{OPT("prio", prio), .type = SB_OPT_INT, .min = 0, .max = 7,
+	 .help = "I/O priority of each clone thread within its class "
+		 "(ioprio_set; 0 highest)"},
+	{OPT("prioclass", prioclass), .type = SB_OPT_INT, .min = 0, .max = 3,
+	 .help = "I/O priority class: 1 real-time, 2 best-effort, 3 idle (0: "
+		 "best-effort)"},
+	{OPT("rate_ignore_thinktime", rate_ignore_thinktime),
+	 .type = SB_OPT_BOOL,
+	 .help = "after a think, go on at the rate instead of catching up "
+		 "the I/Os the pause missed"},
 	SB_OPTION_END,
 };
 

@@ -184,6 +184,37 @@ struct sb_job_opts {
 	struct sb_ss_spec steadystate;
 	uint64_t ss_dur_ns; /* 0: off */
 	uint64_t ss_ramp_ns;
+
+	/* Files around the job (fio's filesetup.c). */
+	int fadvise_hint; /* enum sb_fadvise */
+	int create_only;
+	int create_fsync;
+	int file_append;
+	int unlink_each_loop;
+	uint64_t offset_align; /* 0: the smallest block size */
+	int lockfile;	       /* enum sb_lockfile */
+	int serialize_overlap;
+
+	/* Around the job's run. */
+	char *exec_prerun;
+	char *exec_postrun;
+	int exitall_on_error;
+	int exit_what; /* enum sb_exit_what */
+	int stats;
+
+	/* Think time. */
+	int thinktime_blocks_type; /* enum sb_think_count */
+	uint64_t thinktime_iotime_ns;
+	int rate_ignore_thinktime;
+
+	/* An index into sb_write_hint_names: the kernel's RWH_WRITE_LIFE_*,
+	 * less one. */
+	int write_hint;
+
+	/* The worker thread's priorities. */
+	int64_t nice;
+	int64_t prio;
+	int64_t prioclass;
 };
 
 /* The enum options' values: each an index into the option's choices, which
@@ -197,6 +228,27 @@ enum sb_random_generator {
 };
 enum sb_rw_sequencer { SB_RWSEQ_SEQUENTIAL, SB_RWSEQ_IDENTICAL };
 enum sb_cpu_policy { SB_CPU_POLICY_SHARED, SB_CPU_POLICY_SPLIT };
+/* fadvise_hint: 0, 1 (from the pattern: random or sequential), random,
+ * sequential, fio's four values. */
+enum sb_fadvise {
+	SB_FADV_NONE,
+	SB_FADV_PATTERN,
+	SB_FADV_RANDOM,
+	SB_FADV_SEQUENTIAL,
+};
+/* thinktime_blocks_type: thinktime_blocks counts completions or issues. */
+enum sb_think_count { SB_THINK_COMPLETE, SB_THINK_ISSUE };
+/* exit_what: which jobs exitall and exitall_on_error stop. */
+enum sb_exit_what {
+	SB_EXIT_WHAT_GROUP,
+	SB_EXIT_WHAT_STONEWALL,
+	SB_EXIT_WHAT_ALL,
+};
+enum sb_lockfile {
+	SB_LOCK_NONE,
+	SB_LOCK_EXCLUSIVE,
+	SB_LOCK_READWRITE,
+};
 /* unified_rw_reporting's choices are enum sb_unified's words, then the same
  * as fio's numbers: index % SB_UNIFIED_WORDS is the enum sb_unified. */
 enum { SB_UNIFIED_WORDS = SB_UNIFIED_BOTH + 1 };

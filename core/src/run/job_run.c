@@ -166,8 +166,13 @@ static void *worker_main(void *arg)
 	/* The main thread may join it now (or has given up on it: then
 	 * everything below stays valid, as nothing of the run is freed). */
 	__atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
-	/* exitall: the first clone of such a job to end stops the run. */
-	if (rj->opts.exitall) {
+	/* exitall: the first clone of such a job to end stops the run;
+	 * exitall_on_error: the first that fails once its run began (fio
+	 * skips the stop for a clone that failed setting up: its files, its
+	 * engine). run.c lets the jobs after the next stonewall run unless
+	 * exit_what=all. */
+	if (rj->opts.exitall ||
+	    (rj->opts.exitall_on_error && w->err.code && w->span.start_ns)) {
 		int none = 0;
 
 		/* A signal's stop, if first, stays the reason. */
@@ -183,6 +188,30 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&rj->done_signal->lock);
 	}
 	return NULL;
+}
+
+/* lockfile=: the locks of the files the clones share. */
+static int make_file_locks(struct sb_runjob *rj)
+{
+	unsigned n = rj->cfg.nnames;
+
+	if (rj->opts.lockfile == SB_LOCK_NONE || !n)
+		return 0;
+	rj->file_locks = calloc(n, sizeof(*rj->file_locks));
+	if (!rj->file_locks) {
+		job_fail(rj, -ENOMEM, "out of memory for its file locks");
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		int rc = pthread_rwlock_init(&rj->file_locks[i], NULL);
+
+		if (rc) {
+			job_fail(rj, -rc, "lockfile: cannot make a file lock");
+			return -rc;
+		}
+		rj->nfile_locks++;
+	}
+	return 0;
 }
 
 void sb_runjob_start(struct sb_runjob *rj)
@@ -215,7 +244,7 @@ void sb_runjob_start(struct sb_runjob *rj)
 			return;
 		}
 	}
-	if (guard_devices(rj))
+	if (guard_devices(rj) || make_file_locks(rj))
 		return;
 	if (rj->eops->job_state_size &&
 	    !(rj->job_state = calloc(1, rj->eops->job_state_size))) {

@@ -149,8 +149,15 @@ static void report_block(struct sb_ctx *ctx, struct sb_reporters *rs,
 
 		if (rj->reported)
 			continue;
+		/* stats=0: fio runs the job and leaves it out of every
+		 * result, its group's too. */
+		if (!rj->opts.stats) {
+			rj->reported = 1;
+			continue;
+		}
 		for (size_t k = i; rj->opts.group_reporting && k < end; k++)
 			if (jobs[k].opts.group_reporting &&
+			    jobs[k].opts.stats &&
 			    jobs[k].groupid == rj->groupid && jobs[k].nres == 1)
 				same[n++] = &jobs[k];
 		if (n >= 2) {
@@ -195,6 +202,30 @@ static void signal_free(struct sb_ctx *ctx, struct sb_run_signal *sig)
 	pthread_cond_destroy(&sig->cond);
 	pthread_mutex_destroy(&sig->lock);
 	free(sig);
+}
+
+/*
+ * exitall and exitall_on_error stop the jobs running with the one that
+ * ended (job_run.c); fio's exit_what says what comes after: with group
+ * (its default) and stonewall the jobs after the next stonewall still run,
+ * with all nothing more does. So once the stopped jobs are all done, the
+ * stop is lifted unless one of them asked for all; a signal's stop stays.
+ * fio's group also spares a concurrent job of another new_group; here
+ * every job running at once is stopped. 1 when the stop was lifted.
+ */
+static int exitall_ended(struct sb_ctx *ctx, const struct sb_runjob *jobs,
+			 size_t first, size_t end)
+{
+	int stop = SB_STOP_EXITALL;
+
+	for (size_t i = first; i < end; i++) {
+		const struct sb_job_opts *o = &jobs[i].opts;
+
+		if ((o->exitall || o->exitall_on_error) &&
+		    o->exit_what == SB_EXIT_WHAT_ALL)
+			return 0;
+	}
+	return atomic_compare_exchange_strong(&ctx->stop, &stop, 0);
 }
 
 /* Jobs between two stonewalls run at once, as fio runs them; a job with
@@ -245,6 +276,8 @@ static int run_jobs(struct sb_ctx *ctx, struct sb_reporters *rs,
 			jobs[i].ended = 1;
 		}
 		report_block(ctx, rs, jobs, first, end, rep);
+		if (exitall_ended(ctx, jobs, first, end))
+			sb_watch_init(&wt, ctx, grace_ns);
 		first = end;
 	}
 	signal_free(ctx, sig);

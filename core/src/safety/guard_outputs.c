@@ -215,6 +215,15 @@ static int add_logs(struct sb_ctx *ctx, struct outs *o,
 			     mfile, 1);
 
 	sb_worker_log_cfg(rj, &cfg);
+	/* exec_prerun/exec_postrun's output, one file the clones share. */
+	if (jo->exec_prerun) {
+		sb_exec_path(rj, "prerun", path, sizeof(path));
+		rc = add_log(ctx, o, rj, "exec_prerun", path, 1);
+	}
+	if (!rc && jo->exec_postrun) {
+		sb_exec_path(rj, "postrun", path, sizeof(path));
+		rc = add_log(ctx, o, rj, "exec_postrun", path, 1);
+	}
 	for (unsigned c = 0; c < rj->job.numjobs && !rc; c++) {
 		if (jo->write_iolog) {
 			sb_iolog_path(rj, c, path, sizeof(path));

@@ -7,12 +7,20 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../util/str.h"
 #include "../util/rand.h"
+#include "../loader/loader.h"
+
+/* fcntl commands of <linux/fcntl.h> (F_LINUX_SPECIFIC_BASE 1024 + 12,
+ * + 14), which glibc's <fcntl.h> does not define in every version. */
+#define SB_F_SET_RW_HINT      1036
+#define SB_F_SET_FILE_RW_HINT 1038
 
 /* A name in the job's directory: a relative name of filename= goes in the
  * first directory (all clones share it), a generated one in the clone's,
@@ -223,11 +231,22 @@ uint64_t sb_wfile_base(const struct sb_worker *w, const struct sb_wfile *f)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
 	uint64_t real = f->found ? f->found_size : f->f.real_size, base = 0;
+	uint64_t align;
+	int pct = o->offset.pct > 0 || o->offset_increment.pct > 0;
 
+	if (o->file_append && f->regular)
+		return real;
 	if (o->offset.bytes || o->offset.pct > 0)
 		base = bytes_of(&o->offset, real);
 	if (o->offset_increment.bytes || o->offset_increment.pct > 0)
 		base += w->idx * bytes_of(&o->offset_increment, real);
+	/* fio's get_start_offset(): an offset a percentage took part in is
+	 * rounded up to offset_align, or to the smallest block. */
+	if (pct) {
+		align = o->offset_align ? o->offset_align : sb_job_min_bs(o);
+		if (align > 1 && base % align)
+			base += align - base % align;
+	}
 	return base;
 }
 
@@ -277,14 +296,111 @@ static void note_found_size(struct sb_worker *w, unsigned i)
 		f->found_size = *slot;
 }
 
+/* Whether f is a regular file, the only kind fio's file_append moves to
+ * its end: a local path that stats as one. A remote engine's files are
+ * files too (an NFS export's). */
+static int is_regular(const struct sb_worker *w, const struct sb_wfile *f,
+		      uint64_t *size)
+{
+	struct stat st;
+
+	if (w->rj->eops->flags & SB_ENGINE_NO_FILES)
+		return 0;
+	if (sb_engine_remote(w->rj))
+		return 1;
+	if (f->f.fd >= 0 ? fstat(f->f.fd, &st) : stat(f->path, &st))
+		return 0;
+	*size = (uint64_t)st.st_size;
+	return S_ISREG(st.st_mode);
+}
+
+/*
+ * fadvise_hint: fio's td_io_open_file() advises the kernel of the job's
+ * pattern over the region the job covers, on every open of a regular file
+ * or block device, after the engine opened it (the layout opens its own
+ * way and gets none). Only an engine that keeps a descriptor in f->fd can
+ * be advised. A failure is not fatal, as in fio, and said once.
+ */
+static void advise(struct sb_worker *w, struct sb_wfile *f)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	int advice, rc;
+	struct stat st;
+
+	if (o->fadvise_hint == SB_FADV_NONE || f->f.fd < 0 ||
+	    sb_engine_remote(w->rj) || fstat(f->f.fd, &st) != 0 ||
+	    !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+		return;
+	if (o->fadvise_hint == SB_FADV_PATTERN)
+		advice = sb_rw_is_random(&o->rw) ? POSIX_FADV_RANDOM
+						 : POSIX_FADV_SEQUENTIAL;
+	else
+		advice = o->fadvise_hint == SB_FADV_RANDOM
+				 ? POSIX_FADV_RANDOM
+				 : POSIX_FADV_SEQUENTIAL;
+	rc = posix_fadvise(f->f.fd, (off_t)sb_wfile_base(w, f),
+			   (off_t)sb_wfile_span(w, f), advice);
+	if (rc && !w->svc.fadvise_warned) {
+		w->svc.fadvise_warned = 1;
+		sb_log(w->rj->ctx, SB_LOG_WARN, NULL,
+		       "job %s: fadvise_hint: posix_fadvise on %s failed: %s",
+		       w->rj->def->name, f->path, strerror(rc));
+	}
+}
+
+/*
+ * write_hint: fio's td_io_open_file() gives the hint with fcntl() on every
+ * open of a regular file or block device, once the option is set: on the
+ * file's inode (F_SET_RW_HINT), or with direct=1 on the descriptor alone
+ * (F_SET_FILE_RW_HINT). A refusal fails the job, as in fio. Linux 5.17
+ * removed the descriptor's hint, so there direct=1 gets EINVAL, which the
+ * message explains.
+ */
+static int write_hint(struct sb_worker *w, struct sb_wfile *f)
+{
+	const struct sb_runjob *rj = w->rj;
+	uint64_t hint = (uint64_t)rj->opts.write_hint + 1;
+	int direct = rj->job.direct, err;
+	struct stat st;
+
+	if (!rj->cfg.write_hint_set || f->f.fd < 0 || sb_engine_remote(rj) ||
+	    fstat(f->f.fd, &st) != 0 ||
+	    !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+		return 0;
+	if (fcntl(f->f.fd, direct ? SB_F_SET_FILE_RW_HINT : SB_F_SET_RW_HINT,
+		  &hint) == 0)
+		return 0;
+	err = errno;
+	if (direct && err == EINVAL)
+		return sb_wfail(w, -err,
+				"write_hint with direct=1: the kernel refuses "
+				"a write hint on the descriptor of %s "
+				"(F_SET_FILE_RW_HINT: %s); Linux 5.17 removed "
+				"it, and only the file's own hint "
+				"(direct=0) is left",
+				f->path, strerror(err));
+	return sb_wfail(w, -err, "write_hint: fcntl(%s) on %s: %s",
+			direct ? "F_SET_FILE_RW_HINT" : "F_SET_RW_HINT",
+			f->path, strerror(err));
+}
+
 int sb_wfile_open(struct sb_worker *w, unsigned i)
 {
 	const struct sb_engine_ops *ops = w->rj->eops;
 	struct sb_wfile *f = &w->files[i];
+	uint64_t pre = 0;
 	int rc;
 
 	if (f->open)
 		return 0;
+	/* file_append starts where the file ends before the job, which
+	 * the engine's preallocation at open must not move. */
+	if (!f->found)
+		f->regular = is_regular(w, f, &pre);
+	if (f->regular && w->rj->opts.file_append && !f->found) {
+		f->f.real_size = pre;
+		note_found_size(w, i);
+	}
 	f->f.want_bytes = sb_wfile_base(w, f) + f->size_share;
 	f->f.fd = -1;
 	if (ops->open_file) {
@@ -294,7 +410,17 @@ int sb_wfile_open(struct sb_worker *w, unsigned i)
 		if (rc)
 			return sb_whook_failed(w, &w->eng.h, rc, "open");
 	}
+	if (!f->found)
+		f->regular = is_regular(w, f, &pre);
 	note_found_size(w, i);
+	if (!w->layout) {
+		advise(w, f);
+		if (write_hint(w, f)) {
+			f->open = 1; /* closed with the others */
+			w->svc.nopen++;
+			return w->err.code;
+		}
+	}
 	f->open = 1;
 	w->svc.nopen++;
 	if (w->iolog)
@@ -320,6 +446,36 @@ void sb_wfile_close(struct sb_worker *w, struct sb_wfile *f)
 		if (rc)
 			sb_whook_failed(w, &w->eng.h, rc, "close");
 	}
+}
+
+int sb_wfile_recycle(struct sb_worker *w, unsigned i)
+{
+	const struct sb_engine_ops *ops = w->rj->eops;
+	struct sb_wfile *f = &w->files[i];
+	int rc;
+
+	if (!ops->unlink_file)
+		return sb_wfail(w, -ENOTSUP,
+				"unlink_each_loop: engine %s cannot remove %s",
+				w->rj->engine->desc->name, f->path);
+	sb_wfile_close(w, f);
+	sb_hook_enter(w, SB_HOOK_UNLINK);
+	rc = ops->unlink_file(&w->eng.env, &f->f);
+	sb_hook_leave(w);
+	if (rc)
+		return sb_whook_failed(w, &w->eng.h, rc, "unlink");
+	/* fio opens a file a job only reads without O_CREAT, so the next
+	 * loop of a read job fails there; an engine here may create any
+	 * file it opens (allow_file_create). */
+	if (!sb_engine_remote(w->rj) &&
+	    !sb_rw_uses(&w->rj->opts, SB_DDIR_WRITE) &&
+	    !sb_rw_uses(&w->rj->opts, SB_DDIR_TRIM))
+		return sb_wfail(w, -ENOENT,
+				"open %s: %s (unlink_each_loop removed it "
+				"after the loop, and a job that does not "
+				"write does not create it)",
+				f->path, strerror(ENOENT));
+	return sb_wfile_open(w, i);
 }
 
 void sb_wfiles_close_all(struct sb_worker *w)

@@ -224,6 +224,8 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	const struct sb_io *io = &s->io;
 	struct sb_dir_acc *d;
 
+	if (w->phase == SB_PH_MAIN && io->ddir < SB_DDIR_COUNT)
+		w->meas.think_done++;
 	if (io->ddir >= SB_DDIR_COUNT) {
 		if (io->result < 0)
 			return io_error(w, io);
@@ -516,11 +518,37 @@ static void bad_queue(struct sb_worker *w, int q)
 			q);
 }
 
+/*
+ * lockfile: fio takes the file's lock as it prepares an I/O and lets it go
+ * when the engine's queue() returns, so the clones' submissions to a
+ * shared file take turns (readwrite: reads together, anything else alone);
+ * completions are not waited for under it. The wait for the lock counts
+ * as the queue() call, so the watch can give up on a clone stuck there.
+ */
+static pthread_rwlock_t *file_lock(struct sb_worker *w, const struct sb_io *io)
+{
+	struct sb_runjob *rj = w->rj;
+	pthread_rwlock_t *l;
+	/* io->file is the f that begins a struct sb_wfile of w->files. */
+	size_t i = (size_t)((const struct sb_wfile *)(const void *)io->file -
+			    w->files);
+
+	if (!rj->file_locks || i >= rj->nfile_locks)
+		return NULL;
+	l = &rj->file_locks[i];
+	if (rj->opts.lockfile == SB_LOCK_READWRITE && io->ddir == SB_DDIR_READ)
+		pthread_rwlock_rdlock(l);
+	else
+		pthread_rwlock_wrlock(l);
+	return l;
+}
+
 /* Queue one I/O; 1 when the loop must stop filling (busy), else 0. */
 static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 		 struct sb_ioslot **pending, uint64_t deadline, int *end)
 {
 	const struct sb_engine_ops *ops = w->rj->eops;
+	pthread_rwlock_t *lock;
 	uint64_t t;
 	int q;
 
@@ -536,7 +564,10 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 	w->meas.depth_dist[depth_bucket(w->fl.inflight + 1)]++;
 	w->fl.in_queue = s;
 	sb_hook_enter(w, SB_HOOK_QUEUE);
+	lock = file_lock(w, &s->io);
 	q = ops->queue(&w->eng.env, &s->io);
+	if (lock)
+		pthread_rwlock_unlock(lock);
 	sb_hook_leave(w);
 	w->fl.in_queue = NULL;
 	if (s->done_in_queue) {
@@ -707,6 +738,32 @@ static void drain(struct sb_worker *w)
 		cancel_inflight(w);
 }
 
+/*
+ * serialize_overlap: whether s overlaps an I/O in flight (queued, or
+ * submitted and not reaped), which it must then wait for. fio's
+ * in_flight_overlap() compares the byte ranges alone, whatever file each
+ * is on, and so does this. fio turns the option off for a job that only
+ * reads or whose depth is 1, where nothing could be held back for a
+ * reason.
+ */
+static int overlaps_inflight(const struct sb_worker *w,
+			     const struct sb_ioslot *s)
+{
+	uint64_t x1 = s->io.offset, x2 = s->io.offset + s->io.length;
+
+	if (!w->rj->cfg.serialize || w->fl.inflight == 0 ||
+	    s->io.ddir >= SB_DDIR_COUNT)
+		return 0;
+	for (unsigned i = 0; i < w->slots.depth; i++) {
+		const struct sb_ioslot *o = &w->slots.all[i];
+
+		if (o != s && o->queued && o->io.ddir < SB_DDIR_COUNT &&
+		    x1 < o->io.offset + o->io.length && o->io.offset < x2)
+			return 1;
+	}
+	return 0;
+}
+
 int sb_io_loop(struct sb_worker *w)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
@@ -761,6 +818,11 @@ int sb_io_loop(struct sb_worker *w)
 					break;
 				}
 				sb_stream_fill(w, s);
+			}
+			if (overlaps_inflight(w, s)) {
+				pending = s;
+				wait = 1;
+				break;
 			}
 			pending = NULL;
 			if (issue(w, s, &nqueued, &pending, deadline, &end))

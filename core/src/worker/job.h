@@ -69,6 +69,12 @@ struct sb_job_cfg {
 	char *dirs_buf;
 	int sync_ddir;		  /* what fdatasync= sends: SB_DDIR_DATASYNC */
 	struct sb_range filesize; /* max 0: not set */
+	/* serialize_overlap, unless fio turns it off: a job that neither
+	 * writes nor trims, or iodepth=1. */
+	int serialize;
+	int think_blocks_set; /* thinktime_blocks was given */
+	int write_hint_set;   /* write_hint was given */
+	int ioprio_set;	      /* prio or prioclass was given */
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX
@@ -132,6 +138,11 @@ struct sb_runjob {
 	 * freed; workers then is a copy of what they had measured. */
 	unsigned nabandoned;
 	struct sb_worker *stuck_workers;
+	/* lockfile: one lock per file of filename=, which the clones share
+	 * (fio's clones share their files' locks), held around each
+	 * queue(); NULL without lockfile or a shared file. */
+	pthread_rwlock_t *file_locks;
+	unsigned nfile_locks;
 	uint64_t stop_grace_ns; /* --stop-grace; 0: the default */
 	void *job_state;	/* ops.job_state_size bytes, or NULL */
 	uint64_t cancelled;	/* the clones' cancelled I/Os */
@@ -239,6 +250,7 @@ enum sb_hook {
  * by worker/files.c (opening and closing). */
 struct sb_file_service {
 	unsigned maxopen, nopen;
+	int fadvise_warned; /* fadvise_hint's failure was said */
 };
 
 /* The syncs a worker's stream weaves in, written only by
@@ -281,7 +293,14 @@ struct sb_worker_vcheck {
 struct sb_worker_pace {
 	double due_ns[SB_DDIR_COUNT];
 	uint64_t rng;
-	uint64_t since_think;
+	/* thinktime: main-phase I/Os issued, the count (issued or done)
+	 * at the last pause, and when the last pause began (0: the run's
+	 * start). */
+	uint64_t issued, last_blocks, last_think_ns;
+	/* A pause found due, waiting for what is in flight: the count and
+	 * the time it was found at, which the pause takes as fio does. */
+	int think_due;
+	uint64_t due_blocks, due_at_ns;
 };
 
 /* The main thread's watch over one worker: written by safety/watch.c
@@ -377,6 +396,8 @@ struct sb_worker_meas {
 	struct sb_lat_acc sync_lat; /* fsync/fdatasync latencies */
 	uint64_t clock_tick;	    /* gtod_reduce: completions since a read */
 	uint64_t last_now_ns;	    /* gtod_reduce: the last clock read */
+	/* thinktime_blocks_type=complete: main-phase I/Os completed. */
+	uint64_t think_done;
 	/* rate_min/rate_iops_min: what the current rate_cycle has done. */
 	uint64_t cycle_start_ns;
 	uint64_t cycle_bytes[SB_DDIR_COUNT], cycle_ios[SB_DDIR_COUNT];

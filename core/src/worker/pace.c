@@ -103,23 +103,86 @@ int sb_rate_ddir(void *arg, int drawn)
 	return drawn;
 }
 
-/* Spin thinktime_spin and sleep the rest of thinktime. */
-void sb_think_wait(struct sb_worker *w)
+/*
+ * fio's handle_thinktime(), which runs after each I/O is queued: a pause
+ * is due once thinktime_blocks more I/Os were completed
+ * (thinktime_blocks_type=complete, fio's default) or issued since the
+ * last, or, with thinktime_iotime, once that long of I/O and the pause
+ * itself went by since the last pause began; with thinktime_iotime and no
+ * thinktime_blocks given, the time alone decides (fio: its default 1 would
+ * pause after every I/O). Here it is asked before the next I/O, which
+ * sees the same counts.
+ */
+int sb_think_due(struct sb_worker *w)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
 	uint64_t blocks =
 		o->thinktime_blocks > 0 ? (uint64_t)o->thinktime_blocks : 1;
-	uint64_t spin, start;
+	uint64_t b = o->thinktime_blocks_type == SB_THINK_ISSUE
+			     ? w->pace.issued
+			     : w->meas.think_done;
+	uint64_t since, now = 0;
+	int due = 0;
 
-	if (++w->pace.since_think < blocks)
-		return;
-	w->pace.since_think = 0;
+	if (w->pace.think_due)
+		return 1;
+	if (o->thinktime_iotime_ns) {
+		now = now_ns();
+		since = w->pace.last_think_ns ? w->pace.last_think_ns
+					      : w->span.start_ns;
+		due = now - since >= o->thinktime_iotime_ns + o->thinktime_ns;
+		if (!due && !w->rj->cfg.think_blocks_set)
+			return 0;
+	}
+	if (!due && b < w->pace.last_blocks + blocks)
+		return 0;
+	/* What lands while the pause waits for the I/Os in flight counts
+	 * towards the next one, as in fio, which counts before it waits. */
+	w->pace.think_due = 1;
+	w->pace.due_blocks = b;
+	w->pace.due_at_ns = now;
+	return 1;
+}
+
+void sb_think_issued(struct sb_worker *w)
+{
+	w->pace.issued++;
+}
+
+/*
+ * Spin thinktime_spin and sleep the rest of thinktime. A capped rate
+ * then catches up the I/Os the pause missed, as fio's does; with
+ * rate_ignore_thinktime the schedule moves on by the pause instead, less
+ * one I/O's interval so the next goes out at once (fio adds the bytes it
+ * missed, minus a block, to what it counts as issued).
+ */
+void sb_think_wait(struct sb_worker *w, int ddir)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	uint64_t spin, start, took;
+
+	w->pace.think_due = 0;
+	w->pace.last_blocks = w->pace.due_blocks;
 	spin = o->thinktime_spin_ns < o->thinktime_ns ? o->thinktime_spin_ns
 						      : o->thinktime_ns;
 	start = now_ns();
+	w->pace.last_think_ns = w->pace.due_at_ns ? w->pace.due_at_ns : start;
 	while (now_ns() - start < spin && now_ns() < w->span.deadline_ns &&
 	       !sb_stopping(w->rj->ctx))
 		;
 	if (o->thinktime_ns > spin)
 		sb_wait_until(w, now_ns() + (o->thinktime_ns - spin));
+	took = now_ns() - start;
+	if (o->rate_ignore_thinktime && ddir < SB_DDIR_COUNT &&
+	    sb_rate_capped(o, ddir) && w->pace.due_ns[ddir] != 0) {
+		double per_op =
+			o->rate_iops[ddir] > 0
+				? 1e9 / (double)o->rate_iops[ddir]
+				: 1e9 * (double)sb_job_dir_min_bs(o, ddir) /
+					  (double)o->rate[ddir];
+
+		w->pace.due_ns[ddir] += (double)took >= per_op
+						? (double)took - per_op
+						: (double)took;
+	}
 }

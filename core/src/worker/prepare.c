@@ -565,6 +565,14 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 		       : sb_rw_uses(o, SB_DDIR_WRITE) ? SB_PAT_TRIMWRITE
 						      : SB_PAT_TRIM;
 	c->sync_ddir = SB_DDIR_DATASYNC;
+	c->think_blocks_set =
+		sb_jobdef_get(rj->def, "thinktime_blocks") != NULL;
+	c->write_hint_set = sb_jobdef_get(rj->def, "write_hint") != NULL;
+	c->ioprio_set = sb_jobdef_get(rj->def, "prio") != NULL ||
+			sb_jobdef_get(rj->def, "prioclass") != NULL;
+	c->serialize =
+		o->serialize_overlap && o->iodepth > 1 &&
+		(sb_rw_uses(o, SB_DDIR_WRITE) || sb_rw_uses(o, SB_DDIR_TRIM));
 	return 0;
 }
 
@@ -1003,6 +1011,11 @@ void sb_runjob_free(struct sb_runjob *rj)
 	free(rj->workers);
 	free(rj->samp);
 	free(rj->dir);
-	if (!rj->nabandoned)
+	if (!rj->nabandoned) {
 		free(rj->job_state);
+		for (unsigned i = 0; i < rj->nfile_locks; i++)
+			pthread_rwlock_destroy(&rj->file_locks[i]);
+		/* An abandoned worker may hold or wait for one. */
+		free(rj->file_locks);
+	}
 }

@@ -205,16 +205,24 @@ static void sync_io(struct sb_worker *w, struct sb_ioslot *s, unsigned file,
 	       0);
 }
 
-/* end_fsync / fsync_on_close: each written file synced once at the end. */
+/* end_fsync / fsync_on_close: each written file synced once at the end;
+ * create_fsync: each file the layout wrote, before the job (fio's
+ * extend_file() syncs a file after writing it, opened for that if
+ * openfiles= closed it since). */
 static int end_sync(struct sb_worker *w, struct sb_ioslot *s)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
+	int layout = w->phase == SB_PH_LAYOUT && o->create_fsync;
 
-	if (w->phase != SB_PH_MAIN || (!o->end_fsync && !o->fsync_on_close))
+	if (!layout &&
+	    (w->phase != SB_PH_MAIN || (!o->end_fsync && !o->fsync_on_close)))
 		return SB_GEN_END;
 	while (w->syncs.end_next < w->nfiles) {
 		unsigned i = w->syncs.end_next++;
 
+		if (layout && w->files[i].writes && !w->files[i].open &&
+		    sb_wfile_open(w, i))
+			return w->err.code;
 		if (w->files[i].writes && w->files[i].open) {
 			sync_io(w, s, i, 0);
 			return 0;
@@ -279,10 +287,41 @@ static int work(struct sb_worker *w, struct sb_io_spec *spec)
 	return next_work(w, spec);
 }
 
+/*
+ * unlink_each_loop: fio ends each loop with the files closed and removed,
+ * and the next loop opens them again: a write job creates them anew, a
+ * read job finds none and fails, as fio's does. The I/Os in flight land
+ * first. Loops are the fio workload's, per file.
+ */
+static int loop_unlink(struct sb_worker *w, const struct sb_io_spec *spec)
+{
+	struct sb_wfile *f = &w->files[spec->file];
+	uint64_t loop;
+
+	if (!w->rj->opts.unlink_each_loop || w->rj->gen ||
+	    w->phase != SB_PH_MAIN)
+		return 0;
+	loop = w->fio.files[spec->file].pat.loop;
+	if (loop == f->loop)
+		return 0;
+	if (w->fl.inflight)
+		return SB_STREAM_WAIT;
+	f->loop = loop;
+	return sb_wfile_recycle(w, spec->file);
+}
+
+/* Keep spec for the next call, once what is in flight has landed. */
+static int hold(struct sb_worker *w, const struct sb_io_spec *spec)
+{
+	w->syncs.held_spec = *spec;
+	w->syncs.held = 1;
+	return SB_STREAM_WAIT;
+}
+
 static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 {
 	struct sb_io_spec spec;
-	int rc;
+	int rc, think;
 
 	if (w->vs.backlog) {
 		rc = backlog_next(w, s);
@@ -290,11 +329,16 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 			return rc;
 	}
 	rc = work(w, &spec);
-	if (rc == 0 && (spec.flags & SB_SPEC_DRAIN) && w->fl.inflight) {
-		/* Asked for again once the loop has reaped everything. */
-		w->syncs.held_spec = spec;
-		w->syncs.held = 1;
-		return SB_STREAM_WAIT;
+	/* Asked for again once the loop has reaped everything. */
+	if (rc == 0 && (spec.flags & SB_SPEC_DRAIN) && w->fl.inflight)
+		return hold(w, &spec);
+	if (rc == 0) {
+		int lu = loop_unlink(w, &spec);
+
+		if (lu == SB_STREAM_WAIT)
+			return hold(w, &spec);
+		if (lu)
+			return lu;
 	}
 	if (w->syncs.due && rc != SB_STREAM_WAIT) {
 		/* fio syncs before the next I/O: none after the last write. */
@@ -313,10 +357,24 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 		w->vs.backlog_due = 1;
 		return w->fl.inflight ? SB_STREAM_WAIT : main_next(w, s);
 	}
+	/* fio pauses after the I/O that made a pause due, the last one
+	 * too when it completed inside its loop: a synchronous engine's,
+	 * not the I/Os an asynchronous one still has in flight. */
+	if (rc == SB_GEN_END && w->rj->opts.thinktime_ns &&
+	    w->phase == SB_PH_MAIN && !w->fl.inflight && sb_think_due(w))
+		sb_think_wait(w, SB_DDIR_COUNT);
 	if (rc == SB_GEN_END)
 		return end_sync(w, s);
 	if (rc)
 		return rc;
+	/* fio lets what is in flight land before it pauses. */
+	think = w->rj->opts.thinktime_ns && w->phase == SB_PH_MAIN &&
+		spec.ddir < SB_DDIR_COUNT;
+	if (think && sb_think_due(w)) {
+		if (w->fl.inflight)
+			return hold(w, &spec);
+		sb_think_wait(w, (int)spec.ddir);
+	}
 	if (spec.at_ns)
 		sb_wait_until(w, spec.at_ns);
 	if (spec.think_ns)
@@ -327,7 +385,8 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 	} else {
 		w->st.ios_left--;
 		w->vs.nspecs++;
-		sb_think_time(w);
+		if (think)
+			sb_think_issued(w);
 		set_io(w, s, (int)spec.ddir, spec.file, spec.offset,
 		       spec.length);
 		if (spec.ddir == SB_DDIR_WRITE && w->phase == SB_PH_MAIN) {
@@ -337,6 +396,9 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 			   w->phase == SB_PH_MAIN && w->rj->cfg.check_reads) {
 			s->verify = 1;
 			s->vseed = SB_VERIFY_ANY_SEED;
+		} else if (spec.ddir == SB_DDIR_WRITE &&
+			   w->phase == SB_PH_LAYOUT) {
+			w->files[spec.file].writes++;
 		}
 	}
 	if (w->gen.fb && w->phase == SB_PH_MAIN) {

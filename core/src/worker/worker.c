@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../loader/loader.h"
@@ -195,10 +197,32 @@ static void close_logs(struct sb_worker *w)
 	w->timing.log = NULL;
 }
 
+/* create_only: fio sets up the files (the layout did, or the engine
+ * creates and preallocates each as it opens it) and the job is done, with
+ * no I/O. */
+static void create_files(struct sb_worker *w)
+{
+	getrusage(RUSAGE_THREAD, &w->span.ru_start);
+	w->span.start_ns = w->span.ramp_end_ns = now_ns();
+	for (unsigned i = 0; i < w->nfiles && !w->err.code; i++) {
+		int was_open = w->files[i].open;
+
+		if (sb_wfile_open(w, i) == 0 && !was_open)
+			sb_wfile_close(w, &w->files[i]);
+	}
+	w->span.end_ns = now_ns();
+	getrusage(RUSAGE_THREAD, &w->span.ru_end);
+}
+
 static void run_job(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
 	const struct sb_job_opts *o = &rj->opts;
+
+	if (o->create_only) {
+		create_files(w);
+		return;
+	}
 
 	/* gtod_reduce times nothing; otherwise what is not disabled. */
 	if (!o->gtod_reduce)
@@ -210,6 +234,15 @@ static void run_job(struct sb_worker *w)
 		return;
 
 	start_delay(w);
+	/* fio runs the command once the files are set up; one that fails
+	 * leaves the clone without I/O, and no error. */
+	if (o->exec_prerun && !sb_stopping(rj->ctx) &&
+	    sb_worker_exec(w, o->exec_prerun, "prerun")) {
+		w->span.start_ns = w->span.end_ns = w->span.ramp_end_ns =
+			now_ns();
+		close_logs(w);
+		return;
+	}
 	if (o->pre_read && !w->err.code)
 		run_phase(w, SB_PH_PREREAD);
 	getrusage(RUSAGE_THREAD, &w->span.ru_start);
@@ -242,6 +275,8 @@ static void run_job(struct sb_worker *w)
 					   : w->span.end_ns;
 	getrusage(RUSAGE_THREAD, &w->span.ru_end);
 	close_logs(w);
+	if (o->exec_postrun)
+		sb_worker_exec(w, o->exec_postrun, "postrun");
 }
 
 static void unlink_files(struct sb_worker *w)
@@ -280,6 +315,42 @@ void sb_worker_wake(const struct sb_worker *w)
 		return;
 }
 
+/*
+ * prio/prioclass and nice, as fio's thread_main() sets them on its worker
+ * process, here on the clone's thread alone: Linux keeps both per thread,
+ * and ioprio_set(IOPRIO_WHO_PROCESS, 0) and setpriority(PRIO_PROCESS, tid)
+ * name the calling thread (nice() would too, but its result cannot tell a
+ * failure from a new value of -1). fio's nice() adds to the value the
+ * worker started with; class 0 is best-effort, as fio's ioprio_value()
+ * makes it. A refusal (the real-time class or a lower nice without the
+ * privilege) fails the clone, as in fio.
+ */
+static void set_priorities(struct sb_worker *w)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	int cur, cls = o->prioclass ? (int)o->prioclass : 2;
+
+	if (w->rj->cfg.ioprio_set &&
+	    syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0,
+		    (cls << 13) | (int)o->prio) != 0) {
+		sb_wfail(w, -errno, "ioprio_set(class %d, priority %d): %s",
+			 cls, (int)o->prio, strerror(errno));
+		return;
+	}
+	if (!o->nice)
+		return;
+	errno = 0;
+	cur = getpriority(PRIO_PROCESS, (id_t)tid);
+	if (cur == -1 && errno) {
+		sb_wfail(w, -errno, "nice: getpriority: %s", strerror(errno));
+		return;
+	}
+	if (setpriority(PRIO_PROCESS, (id_t)tid, cur + (int)o->nice) != 0)
+		sb_wfail(w, -errno, "nice=%d: setpriority: %s", (int)o->nice,
+			 strerror(errno));
+}
+
 int sb_worker_run(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
@@ -300,6 +371,8 @@ int sb_worker_run(struct sb_worker *w)
 	w->eng.env.job_id = rj->job_id;
 	if (w->layout)
 		w->eng.env.flags |= SB_ENV_LAYOUT;
+	if (!w->layout)
+		set_priorities(w);
 	if (!w->layout && rj->cfg.cpus) {
 		struct sb_cpus set;
 

@@ -62,6 +62,9 @@ uint64_t sb_wfile_base(const struct sb_worker *w, const struct sb_wfile *f);
 uint64_t sb_wfile_span(const struct sb_worker *w, const struct sb_wfile *f);
 
 void sb_wfiles_close_all(struct sb_worker *w);
+/* unlink_each_loop: close file i, remove it through the engine and open
+ * it again; 0 or the worker's error. */
+int sb_wfile_recycle(struct sb_worker *w, unsigned i);
 
 /* stream.c: the specs the loop issues, with syncs, verify reads and the
  * pace woven in. 0, SB_GEN_END, SB_STREAM_WAIT (reap everything in flight
@@ -127,13 +130,20 @@ static inline uint64_t sb_pace(struct sb_worker *w, const struct sb_io *io)
 	return sb_pace_wait(w, io);
 }
 
-/* thinktime=, after every thinktime_blocks I/Os. */
-void sb_think_wait(struct sb_worker *w);
-static inline void sb_think_time(struct sb_worker *w)
-{
-	if (w->rj->opts.thinktime_ns && w->phase == SB_PH_MAIN)
-		sb_think_wait(w);
-}
+/* thinktime=: whether a pause is due before the next I/O (after
+ * thinktime_blocks I/Os, or thinktime_iotime of I/O); the pause, before
+ * an I/O of direction ddir; and the count of I/Os issued. */
+int sb_think_due(struct sb_worker *w);
+void sb_think_wait(struct sb_worker *w, int ddir);
+void sb_think_issued(struct sb_worker *w);
+
+/* exec.c: exec_prerun/exec_postrun (mode "prerun", "postrun"): cmd run
+ * by /bin/sh with its output in sb_exec_path()'s file. 0 when it exited
+ * 0, 1 when it failed (said as a warning), or the worker's error. */
+int sb_worker_exec(struct sb_worker *w, const char *cmd, const char *mode);
+/* The file of mode's output: JOB.MODE.txt, in the working directory. */
+void sb_exec_path(const struct sb_runjob *rj, const char *mode, char *buf,
+		  size_t len);
 
 /* worker.c: the job's write_*_log options for fiolog.c. */
 void sb_worker_log_cfg(const struct sb_runjob *rj, struct sb_fiolog_cfg *cfg);

@@ -43,8 +43,10 @@ struct sb_wfile {
 	 * which offset=N% is a share of, as in fio; set at the first open. */
 	uint64_t found_size;
 	int found;
+	int regular;	 /* a regular file (file_append), set with found */
 	int open;	 /* open_file succeeded; close owed */
 	uint64_t writes; /* since the last sync of the file */
+	uint64_t loop;	 /* unlink_each_loop: the pattern's loop it is in */
 	/* verify: per block of the region, 1 + the index of its latest
 	 * write, so a replayed write later overwritten is not checked. */
 	uint64_t *last_write;

@@ -590,6 +590,7 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 		p->issued = 0;
 		p->seq_off = 0;
 		p->map_left = 0;
+		p->loop++;
 		if (p->vmap)
 			vmap_clear(p);
 	}

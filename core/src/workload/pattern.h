@@ -24,6 +24,7 @@ struct sb_pattern {
 	uint64_t issued;     /* bytes issued in this loop */
 	uint64_t limit;	     /* bytes per loop */
 	uint64_t loops_left; /* loops after this one */
+	uint64_t loop;	     /* loops begun after the first */
 	uint64_t ios_left;   /* number_ios budget; UINT64_MAX: none */
 	int read_pct;	     /* 0..100 */
 	/* fio's random map: each loop visits every block once, in an order
