@@ -101,6 +101,16 @@ static int set_options(struct sb_ctx *ctx, struct sb_reporter_inst *r)
 	if (!rc && own_thread(r->ops))
 		rc = sb_config_apply(ctx, ctx->config, r->h.who, push_options,
 				     &r->push);
+	/* fio's --terse-version, before --terse.version, which is more
+	 * precise and so wins. */
+	if (!rc && ctx->terse_version && strcmp(r->h.who, "terse") == 0 &&
+	    sb_opt_find(table, "version")) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d", ctx->terse_version);
+		rc = sb_opt_replace(ctx, &src, sb_opt_find(table, "version"),
+				    r->opts, v, "--terse-version");
+	}
 	for (size_t i = 0; !rc && i < ctx->nreporter_args; i++) {
 		const char *arg = ctx->reporter_args[i], *value;
 		const struct sb_option *o;
