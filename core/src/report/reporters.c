@@ -257,12 +257,22 @@ static int add(struct sb_ctx *ctx, struct sb_loader *loader,
 	return rc;
 }
 
+/* Writes only whole reports, one per run_end or status call, never
+ * between: no line of it can land inside another's report. */
+static int whole_reports(const struct sb_reporter_inst *r)
+{
+	return !r->ops->interval && !r->ops->job_end;
+}
+
 /* Two instances writing into the same stream would interleave; one that
- * writes nothing shares it with any. */
+ * writes nothing shares it with any, and those that write whole reports
+ * share it with each other, as fio's formats share stdout. */
 static int same_place(const struct sb_reporter_inst *a,
 		      const struct sb_reporter_inst *b)
 {
 	if ((a->ops->flags | b->ops->flags) & SB_REPORTER_NO_OUTPUT)
+		return 0;
+	if (whole_reports(a) && whole_reports(b))
 		return 0;
 	if (!a->path || !b->path)
 		return !a->path && !b->path;
@@ -277,6 +287,36 @@ static int open_out(struct sb_ctx *ctx, FILE **out, const char *path,
 		return sb_err(ctx, -errno, "cannot write %s=%s: %s", what, path,
 			      strerror(errno));
 	return 0;
+}
+
+/* fio prints its formats in this order whatever order they are named in
+ * (its output buffers, terse, json, normal); the others keep theirs,
+ * after them. */
+static size_t fio_rank(const struct sb_reporter_inst *r)
+{
+	static const char *const order[] = {"terse", "json", "normal"};
+	size_t k = 0;
+
+	while (k < sizeof(order) / sizeof(order[0]) &&
+	       strcmp(order[k], r->h.who) != 0)
+		k++;
+	return k;
+}
+
+/* A stable insertion sort: a handful of entries. Before open, while
+ * nothing points into the array. */
+static void fio_order(struct sb_reporters *rs)
+{
+	for (size_t i = 1; i < rs->n; i++) {
+		struct sb_reporter_inst r = rs->v[i];
+		size_t k = i;
+
+		while (k > 0 && fio_rank(&rs->v[k - 1]) > fio_rank(&r)) {
+			rs->v[k] = rs->v[k - 1];
+			k--;
+		}
+		rs->v[k] = r;
+	}
 }
 
 int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
@@ -308,6 +348,8 @@ int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
 					    cur);
 	}
 	free(list);
+	if (!rc)
+		fio_order(rs);
 	if (!rc)
 		rc = check_args(ctx, loader, rs, formats);
 	rs->out = stdout;
@@ -497,6 +539,44 @@ void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
 		}
 	}
 	sb_period_unwrap(&p);
+}
+
+int sb_reporters_want_status(const struct sb_reporters *rs)
+{
+	for (size_t i = 0; rs && i < rs->n; i++)
+		if (rs->v[i].ops->status)
+			return 1;
+	return 0;
+}
+
+void sb_reporters_status(struct sb_ctx *ctx, struct sb_reporters *rs,
+			 const struct sb_run_result *res)
+{
+	struct sb_run run;
+
+	if (sb_run_wrap(&run, res)) {
+		sb_log(ctx, SB_LOG_ERROR, NULL,
+		       "out of memory: a status report is not written");
+		return;
+	}
+	for (size_t i = 0; i < rs->n; i++) {
+		struct sb_reporter_inst *r = &rs->v[i];
+		int rc;
+
+		if (!r->opened || !r->ops->status || r->status_failed ||
+		    out_failed(r))
+			continue;
+		errno = 0;
+		rc = r->ops->status(&r->env, &run);
+		if (out_check(ctx, rs, r, errno)) {
+			r->status_failed = 1;
+		} else if (rc) {
+			/* Said once, as interval's. */
+			hook_error(ctx, r, "status", rc);
+			r->status_failed = 1;
+		}
+	}
+	sb_run_unwrap(&run);
 }
 
 /* What did not reach an own-thread reporter, said on stderr; 1 when
