@@ -410,6 +410,8 @@ static const struct sb_option terse_options[] = {
 static const struct sb_reporter_ops terse_ops = {
 	.size = sizeof(struct sb_reporter_ops),
 	.run_end = terse_run_end,
+	/* fio writes its lines again at each --status-interval. */
+	.status = terse_run_end,
 };
 
 SB_PLUGIN_DEFINE(terse, SB_KIND_REPORTER, &terse_ops, .license = "MIT",
