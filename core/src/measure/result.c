@@ -335,13 +335,26 @@ void sb_runjob_results_free(struct sb_runjob *rj)
 	rj->nres = 0;
 }
 
+/* A running worker's measured time so far, as its result will count it:
+ * from the end of its ramp to now, or to its end once it has one. */
+static uint64_t live_runtime(const struct sb_worker *w, uint64_t now_ns)
+{
+	uint64_t from = __atomic_load_n(&w->span.ramp_end_ns, __ATOMIC_RELAXED);
+	uint64_t to = __atomic_load_n(&w->span.end_ns, __ATOMIC_RELAXED);
+
+	if (!from)
+		return 0; /* not measuring yet */
+	if (!to)
+		to = now_ns;
+	return to > from ? to - from : 0;
+}
+
 int sb_runjob_live(struct sb_runjob *rj, uint64_t now_ns, int running,
 		   struct sb_live_job *lv)
 {
 	unsigned n = rj->job.numjobs, nst = running ? rj->nstarted : 0;
 	int per_clone = n > 1 && !rj->opts.group_reporting && nst == n;
-	uint64_t from = rj->start_ns + rj->opts.ramp_ns;
-	uint64_t rt = running && now_ns > from ? now_ns - from : 0;
+	uint64_t rt = 0;
 	struct sb_dir_acc *snap;
 	int rc = 0;
 
@@ -353,8 +366,9 @@ int sb_runjob_live(struct sb_runjob *rj, uint64_t now_ns, int running,
 	lv->res = calloc(lv->nres, sizeof(*lv->res));
 	/* [clone][dir], then the clones merged. */
 	lv->acc = calloc(((size_t)nst + 1) * SB_DDIR_COUNT, sizeof(*lv->acc));
+	lv->rt = calloc((size_t)nst + 1, sizeof(*lv->rt));
 	snap = malloc(sizeof(*snap));
-	if (!lv->res || !lv->acc || !snap) {
+	if (!lv->res || !lv->acc || !lv->rt || !snap) {
 		free(snap);
 		sb_live_job_free(lv);
 		return -ENOMEM;
@@ -367,14 +381,19 @@ int sb_runjob_live(struct sb_runjob *rj, uint64_t now_ns, int running,
 				     snap);
 		}
 	free(snap);
+	for (unsigned c = 0; c < nst; c++) {
+		lv->rt[c] = live_runtime(&rj->workers[c], now_ns);
+		if (lv->rt[c] > rt)
+			rt = lv->rt[c];
+	}
 	for (unsigned i = 0; i < lv->nres && !rc; i++) {
 		unsigned clone = per_clone ? i : n;
 		const struct sb_dir_acc *dir =
 			per_clone ? (nst ? &lv->acc[i * SB_DDIR_COUNT] : NULL)
 				  : &lv->acc[(size_t)nst * SB_DDIR_COUNT];
 
-		rc = fill(rj, &lv->res[i], clone, running ? dir : NULL, rt, nst,
-			  1);
+		rc = fill(rj, &lv->res[i], clone, running ? dir : NULL,
+			  per_clone && nst ? lv->rt[i] : rt, nst, 1);
 	}
 	if (rc)
 		sb_live_job_free(lv);
@@ -385,6 +404,7 @@ void sb_live_job_free(struct sb_live_job *lv)
 {
 	res_free(lv->res, lv->nres);
 	free(lv->acc);
+	free(lv->rt);
 	memset(lv, 0, sizeof(*lv));
 }
 

@@ -472,6 +472,7 @@ struct sb_live_job {
 	struct sb_job_res *res;
 	unsigned nres;
 	struct sb_dir_acc *acc; /* what res points into */
+	uint64_t *rt;		/* each clone's runtime so far */
 };
 int sb_runjob_live(struct sb_runjob *rj, uint64_t now_ns, int running,
 		   struct sb_live_job *lv);
