@@ -291,32 +291,28 @@ static int open_out(struct sb_ctx *ctx, FILE **out, const char *path,
 
 /* fio prints its formats in this order whatever order they are named in
  * (its output buffers, terse, json, normal); the others keep theirs,
- * after them. */
+ * after them, all at FIO_RANKS. */
+static const char *const fio_formats[] = {"terse", "json", "normal"};
+#define FIO_RANKS (sizeof(fio_formats) / sizeof(fio_formats[0]))
+
 static size_t fio_rank(const struct sb_reporter_inst *r)
 {
-	static const char *const order[] = {"terse", "json", "normal"};
 	size_t k = 0;
 
-	while (k < sizeof(order) / sizeof(order[0]) &&
-	       strcmp(order[k], r->h.who) != 0)
+	while (k < FIO_RANKS && strcmp(fio_formats[k], r->h.who) != 0)
 		k++;
 	return k;
 }
 
-/* A stable insertion sort: a handful of entries. Before open, while
- * nothing points into the array. */
-static void fio_order(struct sb_reporters *rs)
+/* The k-th reporter in fio's order, the list's order otherwise: the
+ * reports are written in it, the array stays as the list names them. */
+static struct sb_reporter_inst *fio_nth(struct sb_reporters *rs, size_t k)
 {
-	for (size_t i = 1; i < rs->n; i++) {
-		struct sb_reporter_inst r = rs->v[i];
-		size_t k = i;
-
-		while (k > 0 && fio_rank(&rs->v[k - 1]) > fio_rank(&r)) {
-			rs->v[k] = rs->v[k - 1];
-			k--;
-		}
-		rs->v[k] = r;
-	}
+	for (size_t rank = 0; rank <= FIO_RANKS; rank++)
+		for (size_t i = 0; i < rs->n; i++)
+			if (fio_rank(&rs->v[i]) == rank && k-- == 0)
+				return &rs->v[i];
+	return &rs->v[k]; /* not reached: k < rs->n */
 }
 
 int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
@@ -348,8 +344,6 @@ int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
 					    cur);
 	}
 	free(list);
-	if (!rc)
-		fio_order(rs);
 	if (!rc)
 		rc = check_args(ctx, loader, rs, formats);
 	rs->out = stdout;
@@ -560,7 +554,7 @@ void sb_reporters_status(struct sb_ctx *ctx, struct sb_reporters *rs,
 		return;
 	}
 	for (size_t i = 0; i < rs->n; i++) {
-		struct sb_reporter_inst *r = &rs->v[i];
+		struct sb_reporter_inst *r = fio_nth(rs, i);
 		int rc;
 
 		if (!r->opened || !r->ops->status || r->status_failed ||
@@ -647,7 +641,7 @@ int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 	if (sb_run_wrap(&run, res))
 		return sb_err(ctx, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < rs->n; i++) {
-		struct sb_reporter_inst *r = &rs->v[i];
+		struct sb_reporter_inst *r = fio_nth(rs, i);
 		int rc;
 
 		if (r->lost_required) {
