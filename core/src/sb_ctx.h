@@ -26,6 +26,9 @@ struct sb_ctx {
 	/* --NAME.key[=value] of the command line, without the "--". */
 	const char *const *reporter_args;
 	size_t nreporter_args;
+	/* --terse-version, fio's: the terse reporter's version; 0: not
+	 * given. */
+	int terse_version;
 	/* Options already warned about (static names), so each warning is
 	 * said once per run however many jobs use the option. */
 	const char *warned[64];

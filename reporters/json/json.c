@@ -7,7 +7,11 @@
  * The document is built in memory and written once, at run_end: fio prints
  * it only when every job is done, a job's bw_agg needs every job of its
  * group, and a run that stops half-way still leaves one whole document on
- * stdout instead of a torn one.
+ * stdout instead of a torn one. With --status-interval, fio prints the
+ * whole document again at each interval, each job's figures since its
+ * start, and the documents follow one another on the output with nothing
+ * between them; the status hook does the same, and the last document is
+ * run_end's.
  */
 #define _POSIX_C_SOURCE 200809L /* localtime_r, clock_gettime */
 
@@ -614,7 +618,8 @@ static double json_group_bps(const struct sb_view_run *res, unsigned group,
 
 static void json_job(const struct json_opts *opts, const struct sb_host *host,
 		     struct json_out *o, const struct sb_view_run *res,
-		     const struct sb_view_job *r, uint64_t elapsed_s)
+		     const struct sb_view_job *r, uint64_t elapsed_s,
+		     uint64_t eta_s)
 {
 	struct json_job j = {
 		.host = host,
@@ -637,7 +642,7 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 	json_u64(o, "groupid", r->groupid);
 	/* fio's error is a positive errno. */
 	json_i64(o, "error", r->error < 0 ? -(int64_t)r->error : r->error);
-	json_u64(o, "eta", 0); /* the run is over */
+	json_u64(o, "eta", eta_s);
 	json_u64(o, "elapsed", elapsed_s);
 	/* fio lists the options the job set, as written. */
 	json_open(o, "job options", '{');
@@ -720,8 +725,9 @@ static void json_disks(struct json_out *o, const struct sb_view_run *res)
 	json_close(o, ']');
 }
 
+/* eta_s: the seconds left, 0 once the run is over. */
 static void json_document(struct sb_env *env, struct json_out *o,
-			  const struct sb_view_run *res)
+			  const struct sb_view_run *res, uint64_t eta_s)
 {
 	const struct json_state *st = env->state;
 	const struct json_opts *opts = env->opts;
@@ -731,7 +737,8 @@ static void json_document(struct sb_env *env, struct json_out *o,
 	int64_t now_ns, since;
 	uint64_t elapsed;
 
-	/* fio stamps the document when it prints it: the run's end. */
+	/* fio stamps the document when it prints it: the run's end, or
+	 * the interval's. */
 	clock_gettime(CLOCK_REALTIME, &now);
 	now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	since = st->start_unix_ns ? now_ns - st->start_unix_ns : 0;
@@ -754,8 +761,8 @@ static void json_document(struct sb_env *env, struct json_out *o,
 	json_open(o, "jobs", '[');
 	for (unsigned i = 0; i < res->njobs; i++)
 		if (res->jobs[i])
-			json_job(opts, env->host, o, res, res->jobs[i],
-				 elapsed);
+			json_job(opts, env->host, o, res, res->jobs[i], elapsed,
+				 eta_s);
 	json_close(o, ']');
 	json_disks(o, res);
 	json_open(o, "storbench", '{');
@@ -783,12 +790,13 @@ static int json_open_hook(struct sb_env *env, const struct sb_run_info *run)
 	return 0;
 }
 
-static int json_run_end_view(struct sb_env *env, const struct sb_view_run *res)
+static int json_emit(struct sb_env *env, const struct sb_view_run *res,
+		     uint64_t eta_s)
 {
 	struct json_out o = {0};
 	int rc;
 
-	json_document(env, &o, res);
+	json_document(env, &o, res, eta_s);
 	if (o.err) {
 		free(o.buf);
 		return env->host->error(env->handle, o.err,
@@ -813,9 +821,38 @@ static const struct sb_option json_options[] = {
 	SB_OPTION_END,
 };
 
+static int json_run_end_view(struct sb_env *env, const struct sb_view_run *res)
+{
+	return json_emit(env, res, 0);
+}
+
 static int json_run_end(struct sb_env *env, const struct sb_run *run)
 {
 	return sb_view_run_call(env, run, json_run_end_view);
+}
+
+/* No estimate: the largest value of fio's int field. */
+#define JSON_ETA_UNKNOWN INT32_MAX
+
+/* The run so far, at a --status-interval. */
+static int json_status(struct sb_env *env, const struct sb_run *run)
+{
+	const struct sb_result *w =
+		env->host->run_result(run, SB_RUN_JOBS, SB_WHOLE);
+	uint64_t eta_ns = UINT64_MAX, eta_s = JSON_ETA_UNKNOWN;
+	struct sb_view_run v;
+	int rc;
+
+	if (!env->host->res_u64(w, SB_SCOPE_JOB, SB_FIG_ETA_NS, &eta_ns) &&
+	    eta_ns != UINT64_MAX)
+		eta_s = (eta_ns + 999999999) / 1000000000;
+	if (eta_s > JSON_ETA_UNKNOWN)
+		eta_s = JSON_ETA_UNKNOWN;
+	if (sb_view_run_fill(env->host, run, &v))
+		return env->host->error(env->handle, -ENOMEM, "out of memory");
+	rc = json_emit(env, &v, eta_s);
+	sb_view_run_free(&v);
+	return rc;
 }
 
 static const struct sb_reporter_ops json_ops = {
@@ -823,6 +860,7 @@ static const struct sb_reporter_ops json_ops = {
 	.state_size = sizeof(struct json_state),
 	.open = json_open_hook,
 	.run_end = json_run_end,
+	.status = json_status,
 };
 
 SB_PLUGIN_DEFINE(

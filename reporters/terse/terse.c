@@ -1,9 +1,10 @@
 /*
- * terse: fio's terse output, version 3 (fio --output-format=terse
- * --terse-version=3), one semicolon-separated line per job result, in fio
- * 3.33's field order and units (show_thread_status_terse_all in fio's
- * stat.c): amounts in KiB, bandwidth in KiB/s, runtime in ms, latencies in
- * microseconds. README.md lists every field.
+ * terse: fio's terse output, versions 2 to 5 (fio --output-format=terse
+ * --terse-version=N, 3 by default), one semicolon-separated line per job
+ * result, in fio 3.33's field order and units (show_thread_status_terse_all
+ * in fio's stat.c): amounts in KiB, bandwidth in KiB/s, runtime in ms,
+ * latencies in microseconds. README.md lists every field and what each
+ * version adds or leaves out.
  *
  * Lines are written at run_end, as fio writes them after the whole run:
  * each bandwidth line gives the job's share of its group's aggregate, and
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,22 @@
 #include <storbench/result_view.h>
 
 #include "../common/sb_linebuf.h"
+
+struct terse_opts {
+	int64_t version; /* fio's --terse-version */
+};
+
+/* The versions fio 3.33 writes, and what sets them apart. */
+#define TERSE_V_MIN	2
+#define TERSE_V_MAX	5
+#define TERSE_V_DEFAULT "3"
+/* Version 2 has neither the version field nor the program's name, nor
+ * the disks; its description goes on a line of its own. */
+#define TERSE_V_BARE(v) ((v) == 2)
+/* Trim has its fields in versions 2, 4 and 5 (not 3). */
+#define TERSE_V_TRIM(v) ((v) != 3)
+/* Version 5 adds the bandwidth sample count and the IOPS samples. */
+#define TERSE_V_SAMPLES(v) ((v) >= 5)
 
 /* fio's terse line carries this many percentiles per direction, padded
  * with "0%=0" (FIO_IO_U_LIST_MAX_LEN). */
@@ -139,10 +157,30 @@ static void terse_bw(struct sb_linebuf *b, const struct sb_view_samples *bw,
 		       terse_fin(pct), mean, terse_fin(bw->stddev) / 1024.0);
 }
 
-/* One direction's 41 fields (fio's show_ddir_status_terse, version 3). */
+/* Version 5's bw sample count, then iops min;max;mean;stddev;samples,
+ * each sample the I/Os per second of one iopsavgtime period (fio's
+ * iops_stat, whole numbers for the extremes). */
+static void terse_samples(struct sb_linebuf *b,
+			  const struct sb_view_samples *bw,
+			  const struct sb_view_samples *iops)
+{
+	sb_linebuf_add(b, ";%llu", (unsigned long long)bw->n);
+	if (!iops->n) {
+		sb_linebuf_add(b, ";0;0;0.000000;0.000000;0");
+		return;
+	}
+	sb_linebuf_add(b, ";%llu;%llu;%f;%f;%llu",
+		       (unsigned long long)terse_fin(iops->min),
+		       (unsigned long long)terse_fin(iops->max),
+		       terse_fin(iops->mean), terse_fin(iops->stddev),
+		       (unsigned long long)iops->n);
+}
+
+/* One direction's fields (fio's show_ddir_status_terse): 41, and 47 in
+ * version 5. */
 static void terse_dir(struct sb_env *env, struct sb_linebuf *b,
 		      const struct sb_view_job *r, const struct sb_view_dir *s,
-		      const struct sb_view_more *m, double agg_kib)
+		      const struct sb_view_more *m, double agg_kib, int ver)
 {
 	static const struct sb_view_samples none;
 	double secs = (double)s->runtime_ns / 1e9;
@@ -163,6 +201,8 @@ static void terse_dir(struct sb_env *env, struct sb_linebuf *b,
 	terse_pcts(env, b, r, s);
 	terse_lat(b, &s->lat);
 	terse_bw(b, m ? &m->bw : &none, agg_kib);
+	if (TERSE_V_SAMPLES(ver))
+		terse_samples(b, m ? &m->bw : &none, m ? &m->iops : &none);
 }
 
 /* A group's aggregate bandwidth in a direction (d < 0: mixed), in whole
@@ -286,20 +326,26 @@ static void terse_job(struct sb_env *env, struct sb_linebuf *b,
 		      const struct sb_view_run *res,
 		      const struct sb_view_job *r)
 {
-	sb_linebuf_add(b, "3;storbench-%s;", env->host->version);
+	const struct terse_opts *o = env->opts;
+	int ver = (int)o->version;
+	int last = TERSE_V_TRIM(ver) ? SB_DDIR_TRIM : SB_DDIR_WRITE;
+
+	if (TERSE_V_BARE(ver))
+		sb_linebuf_add(b, "%d;", ver);
+	else
+		sb_linebuf_add(b, "%d;storbench-%s;", ver, env->host->version);
 	terse_text(b, r->name);
 	sb_linebuf_add(b, ";%u;%d", r->groupid, -r->error);
 	if (r->unified == SB_UNIFIED_MIXED) {
 		terse_dir(env, b, r, &r->mixed, &r->mixed_more,
-			  terse_agg_kib(res, r->groupid, -1));
+			  terse_agg_kib(res, r->groupid, -1), ver);
 	} else {
-		/* Version 3 has no trim fields (versions 4 and 5 do). */
-		for (int d = SB_DDIR_READ; d <= SB_DDIR_WRITE; d++)
+		for (int d = SB_DDIR_READ; d <= last; d++)
 			terse_dir(env, b, r, &r->dir[d], &r->more[d],
-				  terse_agg_kib(res, r->groupid, d));
+				  terse_agg_kib(res, r->groupid, d), ver);
 		if (r->unified == SB_UNIFIED_BOTH)
 			terse_dir(env, b, r, &r->mixed, &r->mixed_more,
-				  terse_agg_kib(res, r->groupid, -1));
+				  terse_agg_kib(res, r->groupid, -1), ver);
 	}
 	sb_linebuf_add(
 		b, ";%f%%;%f%%;%llu;%llu;%llu", terse_fin(r->usr_cpu),
@@ -307,7 +353,8 @@ static void terse_job(struct sb_env *env, struct sb_linebuf *b,
 		(unsigned long long)r->majflt, (unsigned long long)r->minflt);
 	terse_depths(b, r);
 	terse_lat_dist(env, b, r);
-	terse_disks(b, res);
+	if (!TERSE_V_BARE(ver))
+		terse_disks(b, res);
 	/* fio adds these two only under continue_on_error; the result says
 	 * nothing of that option, so they come when errors were gone on
 	 * after. */
@@ -315,7 +362,8 @@ static void terse_job(struct sb_env *env, struct sb_linebuf *b,
 		sb_linebuf_add(b, ";%llu;%d",
 			       (unsigned long long)r->total_errors, -r->error);
 	if (r->description && *r->description) {
-		sb_linebuf_add(b, ";");
+		/* fio's version 2 starts a line for it. */
+		sb_linebuf_add(b, TERSE_V_BARE(ver) ? "\n;" : ";");
 		terse_text(b, r->description);
 	}
 	sb_linebuf_add(b, "\n");
@@ -348,11 +396,26 @@ static int terse_run_end(struct sb_env *env, const struct sb_run *run)
 	return sb_view_run_call(env, run, terse_run_end_view);
 }
 
+static const struct sb_option terse_options[] = {
+	{.name = "version",
+	 .type = SB_OPT_INT,
+	 .offset = offsetof(struct terse_opts, version),
+	 .def = TERSE_V_DEFAULT,
+	 .min = TERSE_V_MIN,
+	 .max = TERSE_V_MAX,
+	 .help = "fio's terse version, 2 to 5 (--terse-version)"},
+	SB_OPTION_END,
+};
+
 static const struct sb_reporter_ops terse_ops = {
 	.size = sizeof(struct sb_reporter_ops),
 	.run_end = terse_run_end,
+	/* fio writes its lines again at each --status-interval. */
+	.status = terse_run_end,
 };
 
-SB_PLUGIN_DEFINE(
-	terse, SB_KIND_REPORTER, &terse_ops, .license = "MIT",
-	.description = "fio's terse format, version 3: one ';' line per job");
+SB_PLUGIN_DEFINE(terse, SB_KIND_REPORTER, &terse_ops, .license = "MIT",
+		 .description = "fio's terse format, versions 2 to 5: one ';' "
+				"line per job",
+		 .options = terse_options,
+		 .options_size = sizeof(struct terse_opts));

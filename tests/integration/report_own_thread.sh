@@ -7,6 +7,7 @@
 # period into a failed run.
 set -u
 source "$(dirname "$0")/../tap/tap.sh"
+COMMON=$(cd -- "$(dirname -- "$0")/../../reporters/common" && pwd)
 sb_tmpdir T
 
 plan 38
@@ -18,12 +19,15 @@ export XDG_CONFIG_HOME=$T/xdg
 job=(--plugin-dir="$P" --name=j --ioengine=null --size=1g --rate_iops=500
 	--runtime=4 --time_based --status-interval=1)
 
-# fig FILE: "total_ios runtime_ms iops" of the job's reads in a JSON report.
+# fig FILE: "total_ios runtime_ms iops" of the job's reads in a JSON
+# report: its final document, the last (one comes at each status interval).
 fig() {
 	python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))["jobs"][0]["read"]
-print(r["total_ios"], r["runtime"], r["iops"])' "$1"
+import sys
+sys.path.insert(0, sys.argv[2])
+import fio_json
+r = fio_json.last(sys.argv[1])["jobs"][0]["read"]
+print(r["total_ios"], r["runtime"], r["iops"])' "$1" "$COMMON"
 }
 # count KEY LINE: the number after " KEY=" in slowpush's counts line.
 count() { [[ $2 =~ (^| )$1=([0-9]+) ]] && echo "${BASH_REMATCH[2]}"; }

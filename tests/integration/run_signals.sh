@@ -11,6 +11,7 @@
 # regression fails here instead of hanging the suite.
 set -u
 source "$(dirname "$0")/../tap/tap.sh"
+COMMON=$(cd -- "$(dirname -- "$0")/../../reporters/common" && pwd)
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
@@ -158,9 +159,10 @@ timeout -k 2 20 "$SB_BIN" --output-format=jsonl,json="$T/pipe.json" \
 rc=${PIPESTATUS[0]}
 is "$rc" 1 "stdout piped into head -1: not killed by SIGPIPE, exit 1"
 like "$(cat pipe.head)" '^\{"type":"start"' "head got its line"
+# Its final document, the last (one comes at each status interval).
 ok "the json file is complete" python3 -c \
-	'import json,sys; assert json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"] > 0' \
-	"$T/pipe.json"
+	'import sys; sys.path.insert(0, sys.argv[2]); import fio_json; assert fio_json.last(sys.argv[1])["jobs"][0]["read"]["total_ios"] > 0' \
+	"$T/pipe.json" "$COMMON"
 like "$(cat pipe.err)" "jsonl: cannot write stdout: Broken pipe; the other outputs still get the report" \
 	"the failed output is named once"
 is "$(grep -c 'cannot write' pipe.err)" 1 "and only once"

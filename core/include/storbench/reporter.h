@@ -54,10 +54,29 @@
  *             An own-thread reporter's queue is flushed by then, so
  *             reporter_count() holds the run's final counts.
  *   close     [main]  last; free what open() made outside env->state.
+ *   status    [interval] ABI 2.2: at each --status-interval while jobs
+ *             run, the run so far as run_end would get it, for fio's
+ *             reports that are printed again at every interval
+ *             (cumulative, fio's --status-interval): each job's figures
+ *             since it started, a job done with its final ones, a job not
+ *             started yet with none; no disks. A running job's latency n,
+ *             min, max, mean and deviation come from its histograms
+ *             (within their 0.4%), and it has no CPU figures yet. The
+ *             run's SB_RUN_JOBS SB_WHOLE result answers SB_FIG_ELAPSED_NS,
+ *             SB_FIG_ETA_NS and SB_FIG_UNIX_MS (in run_end it does not:
+ *             the run is over). Never on a reporter's own thread; may run
+ *             concurrently with job_end, never with open, run_end or
+ *             close. A failure is said once and no more come.
  * Without SB_REPORTER_OWN_THREAD, interval may run concurrently with
  * job_end, so a reporter using both guards its state accordingly; with it,
  * the [own] hook may run concurrently with job_end too, never with open,
  * run_end or close.
+ *
+ * Reporters that write only in run_end and status (no interval or job_end
+ * hook) may share an output, as fio prints several formats on stdout
+ * (--output-format=terse,json): each hook writes its report whole, and
+ * those of fio's formats come in fio's order, terse, json, normal,
+ * whatever order the list names them in.
  *
  * Options: the descriptor's table, set from its defaults, then the
  * config file's [NAME] section (storbench.conf), then --NAME.key=value on
@@ -108,6 +127,8 @@ struct sb_reporter_ops {
 	int (*job_end)(struct sb_env *env, const struct sb_result *res);
 	int (*run_end)(struct sb_env *env, const struct sb_run *run);
 	void (*close)(struct sb_env *env);
+	/* ABI 2.2 */
+	int (*status)(struct sb_env *env, const struct sb_run *run);
 };
 
 #ifdef __cplusplus

@@ -54,6 +54,8 @@ void sb_cli_usage(FILE *f)
 	      "                         the progress line on stderr "
 	      "(auto: on a terminal)\n"
 	      "  --eta-newline          a new progress line each second\n"
+	      "  --terse-version=N      fio's terse format version, 2 to 5 "
+	      "(default 3)\n"
 	      "  --NAME.KEY=VALUE       an option of reporter NAME "
 	      "(--enghelp=NAME lists them;\n"
 	      "                         a list option takes the key again "
@@ -135,7 +137,7 @@ static const char *const own_prefix[] = {
 	"--cmdhelp=",	      "--enghelp=",	  "--section=",
 	"--plugin-dir=",      "--output-format=", "--output=",
 	"--status-interval=", "--stop-grace=",	  "--eta=",
-	"--eta-newline=",     "--config=",
+	"--eta-newline=",     "--config=",	  "--terse-version=",
 };
 
 int sb_cli_reporter_arg(const char *a)
@@ -262,6 +264,14 @@ int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 						 "--eta=%s: expected auto, "
 						 "always or never",
 						 a + 6);
+		} else if (strncmp(a, "--terse-version=", 16) == 0) {
+			/* fio's versions; fio refuses any other. */
+			if (strlen(a + 16) != 1 || a[16] < '2' || a[16] > '5')
+				return bad_usage(ctx,
+						 "--terse-version=%s: expected "
+						 "2, 3, 4 or 5",
+						 a + 16);
+			c->terse_version = a[16] - '0';
 		} else if (strcmp(a, "--eta-newline") == 0 ||
 			   strncmp(a, "--eta-newline=", 14) == 0) {
 			c->eta_newline = 1;

@@ -152,6 +152,7 @@ static int keep_reporter_args(struct sb_ctx *ctx, const struct sb_cli *c,
 			return sb_err(ctx, -ENOMEM, "out of memory");
 	ctx->reporter_args = (const char *const *)copy;
 	ctx->nreporter_args = c->nreporter_args;
+	ctx->terse_version = c->terse_version;
 	return 0;
 }
 

@@ -136,28 +136,73 @@ static int job_options(const struct sb_runjob *rj, struct sb_job_res *res)
 	return 0;
 }
 
-/* The syncs of clone i, or of all of them (i == numjobs). */
+/* The syncs of clone i, or of all of them (i == numjobs); of live
+ * workers (live), as far as another thread can read them. */
 static int sync_view(const struct sb_runjob *rj, struct sb_job_res *res,
-		     unsigned i)
+		     unsigned i, unsigned nstarted, int live)
 {
 	unsigned from = i < rj->job.numjobs ? i : 0;
-	unsigned to = i < rj->job.numjobs ? i + 1 : rj->nstarted;
+	unsigned to = i < rj->job.numjobs ? i + 1 : nstarted;
+	struct sb_lat_acc *snap = NULL;
 
 	res->sync_lat = calloc(1, sizeof(*res->sync_lat));
-	if (!res->sync_lat)
+	if (live)
+		snap = malloc(sizeof(*snap));
+	if (!res->sync_lat || (live && !snap)) {
+		free(snap);
 		return -ENOMEM;
-	for (unsigned k = from; k < to && k < rj->nstarted; k++)
-		sb_lat_merge(res->sync_lat, &rj->workers[k].meas.sync_lat);
+	}
+	for (unsigned k = from; k < to && k < nstarted; k++) {
+		const struct sb_lat_acc *src = &rj->workers[k].meas.sync_lat;
+
+		if (live) {
+			sb_lat_snapshot(snap, src);
+			src = snap;
+		}
+		sb_lat_merge(res->sync_lat, src);
+	}
+	free(snap);
 	sb_lat_view(res->sync_lat, &res->r.sync_lat);
 	res->r.sync_ios = res->sync_lat->n;
 	return 0;
 }
 
+/* A running job's depth distributions and first error, clone i or all
+ * (i == numjobs), read with atomic loads while its workers write them.
+ * Its CPU is not read: a thread's rusage is only its own to take. */
+static void add_live(const struct sb_runjob *rj, unsigned i, unsigned nstarted,
+		     struct sb_job_result *r)
+{
+	unsigned from = i < rj->job.numjobs ? i : 0;
+	unsigned to = i < rj->job.numjobs ? i + 1 : nstarted;
+
+	for (unsigned k = from; k < to && k < nstarted; k++) {
+		const struct sb_worker *w = &rj->workers[k];
+		int code = __atomic_load_n(&w->err.code, __ATOMIC_RELAXED);
+
+		if (!r->error)
+			r->error = code;
+		for (int d = 0; d < SB_DEPTH_BUCKETS; d++) {
+			r->depth[d] += __atomic_load_n(&w->meas.depth_dist[d],
+						       __ATOMIC_RELAXED);
+			r->submit[d] += __atomic_load_n(&w->meas.submit_dist[d],
+							__ATOMIC_RELAXED);
+			r->complete[d] += __atomic_load_n(
+				&w->meas.complete_dist[d], __ATOMIC_RELAXED);
+		}
+	}
+}
+
+/* nstarted: the clones to read; live: they are still running (the
+ * interval thread's figures so far), else done. */
 static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
-		const struct sb_dir_acc *dir, uint64_t runtime_ns)
+		const struct sb_dir_acc *dir, uint64_t runtime_ns,
+		unsigned nstarted, int live)
 {
 	const struct sb_job_opts *o = &rj->opts;
 	struct sb_job_result *r = &res->r;
+	/* A job not started yet may be having them made. */
+	const struct sb_samples_acc *samp = live && !nstarted ? NULL : rj->samp;
 	double iops = 0;
 
 	r->job_id = rj->job_id;
@@ -168,8 +213,9 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 	r->engine = rj->engine->desc->name;
 	r->groupid = rj->groupid;
 	r->numjobs = rj->job.numjobs;
-	r->error = rj->error;
-	r->errmsg = rj->errmsg;
+	/* A running job's message may be being written. */
+	r->error = live ? 0 : rj->error;
+	r->errmsg = live ? "" : rj->errmsg;
 	r->runtime_ns = runtime_ns;
 	r->facts = rj->facts.items;
 	r->nfacts = rj->facts.n;
@@ -182,9 +228,9 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 			sb_dir_view(&dir[d], runtime_ns, &r->dir[d]);
 		else
 			memset(&r->dir[d], 0, sizeof(r->dir[d]));
-		if (rj->samp) {
-			samples_view(&rj->samp[i].bw[d], &res->more[d].bw);
-			samples_view(&rj->samp[i].iops[d], &res->more[d].iops);
+		if (samp) {
+			samples_view(&samp[i].bw[d], &res->more[d].bw);
+			samples_view(&samp[i].iops[d], &res->more[d].iops);
 		}
 		r->total_errors += r->dir[d].errors;
 		iops += runtime_ns ? (double)r->dir[d].ios * 1e9 /
@@ -193,11 +239,14 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 	}
 	r->more = res->more;
 	for (unsigned k = i < rj->job.numjobs ? i : 0;
-	     k < (i < rj->job.numjobs ? i + 1 : rj->nstarted) &&
-	     k < rj->nstarted;
+	     !live && k < (i < rj->job.numjobs ? i + 1 : nstarted) &&
+	     k < nstarted;
 	     k++)
 		r->cancelled += rj->workers[k].fl.cancelled;
-	add_cpu(rj, i, r);
+	if (live)
+		add_live(rj, i, nstarted, r);
+	else
+		add_cpu(rj, i, r);
 	r->host_cpu = rj->host_cpu;
 	r->cpu_efficiency = rj->host_cpu > 0 ? iops / rj->host_cpu : 0;
 	r->percentiles =
@@ -210,7 +259,7 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 		       (o->lat_percentiles ? SB_PCT_LAT : 0) |
 		       (o->slat_percentiles ? SB_PCT_SLAT : 0);
 	r->continue_on_error = rj->cfg.coe || rj->opts.ignore_error;
-	if (job_options(rj, res) || sync_view(rj, res, i))
+	if (job_options(rj, res) || sync_view(rj, res, i, nstarted, live))
 		return -ENOMEM;
 	r->description = o->description;
 	r->iodepth = rj->job.iodepth;
@@ -236,10 +285,10 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 		for (int d = 0; d < SB_DDIR_COUNT; d++)
 			sb_dir_merge(res->mixed, &dir[d]);
 		sb_dir_view(res->mixed, runtime_ns, &r->mixed);
-		if (rj->samp) {
-			samples_view(&rj->samp[i].bw[SB_DDIR_COUNT],
+		if (samp) {
+			samples_view(&samp[i].bw[SB_DDIR_COUNT],
 				     &r->mixed_more.bw);
-			samples_view(&rj->samp[i].iops[SB_DDIR_COUNT],
+			samples_view(&samp[i].iops[SB_DDIR_COUNT],
 				     &r->mixed_more.iops);
 		}
 	}
@@ -265,14 +314,15 @@ int sb_runjob_results(struct sb_runjob *rj)
 	/* A job never started (a stop came first, or memory ran out) reports
 	 * empty, under its name. */
 	if (!per_clone)
-		rc = fill(rj, &rj->res[0], n, rj->dir, rj->runtime_ns);
+		rc = fill(rj, &rj->res[0], n, rj->dir, rj->runtime_ns,
+			  rj->nstarted, 0);
 	for (unsigned i = 0; per_clone && i < n && !rc; i++) {
 		const struct sb_worker *w = &rj->workers[i];
 		uint64_t rt = w->span.end_ns > w->span.start_ns
 				      ? w->span.end_ns - w->span.start_ns
 				      : 0;
 
-		rc = fill(rj, &rj->res[i], i, w->meas.dir, rt);
+		rc = fill(rj, &rj->res[i], i, w->meas.dir, rt, rj->nstarted, 0);
 		/* Out of memory part-way: what was filled is still reported
 		 * (a result that failed on its extras has its figures). */
 		if (rc)
@@ -283,16 +333,94 @@ int sb_runjob_results(struct sb_runjob *rj)
 	return rc;
 }
 
+static void res_free(struct sb_job_res *res, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		free(res[i].mixed);
+		free(res[i].sync_lat);
+		free(res[i].options);
+	}
+	free(res);
+}
+
 void sb_runjob_results_free(struct sb_runjob *rj)
 {
-	for (unsigned i = 0; i < rj->nres; i++) {
-		free(rj->res[i].mixed);
-		free(rj->res[i].sync_lat);
-		free(rj->res[i].options);
-	}
-	free(rj->res);
+	res_free(rj->res, rj->nres);
 	rj->res = NULL;
 	rj->nres = 0;
+}
+
+/* A running worker's measured time so far, as its result will count it:
+ * from the end of its ramp to now, or to its end once it has one. */
+static uint64_t live_runtime(const struct sb_worker *w, uint64_t now_ns)
+{
+	uint64_t from = __atomic_load_n(&w->span.ramp_end_ns, __ATOMIC_RELAXED);
+	uint64_t to = __atomic_load_n(&w->span.end_ns, __ATOMIC_RELAXED);
+
+	if (!from)
+		return 0; /* not measuring yet */
+	if (!to)
+		to = now_ns;
+	return to > from ? to - from : 0;
+}
+
+int sb_runjob_live(struct sb_runjob *rj, uint64_t now_ns, int running,
+		   struct sb_live_job *lv)
+{
+	unsigned n = rj->job.numjobs, nst = running ? rj->nstarted : 0;
+	int per_clone = n > 1 && !rj->opts.group_reporting && nst == n;
+	uint64_t rt = 0;
+	struct sb_dir_acc *snap;
+	int rc = 0;
+
+	memset(lv, 0, sizeof(*lv));
+	/* Not started yet: fio lists it too, with nothing done. */
+	if (!per_clone && n > 1 && !rj->opts.group_reporting && !running)
+		per_clone = 1;
+	lv->nres = per_clone ? n : 1;
+	lv->res = calloc(lv->nres, sizeof(*lv->res));
+	/* [clone][dir], then the clones merged. */
+	lv->acc = calloc(((size_t)nst + 1) * SB_DDIR_COUNT, sizeof(*lv->acc));
+	lv->rt = calloc((size_t)nst + 1, sizeof(*lv->rt));
+	snap = malloc(sizeof(*snap));
+	if (!lv->res || !lv->acc || !lv->rt || !snap) {
+		free(snap);
+		sb_live_job_free(lv);
+		return -ENOMEM;
+	}
+	for (unsigned c = 0; c < nst; c++)
+		for (int d = 0; d < SB_DDIR_COUNT; d++) {
+			sb_dir_snapshot(snap, &rj->workers[c].meas.dir[d]);
+			lv->acc[c * SB_DDIR_COUNT + d] = *snap;
+			sb_dir_merge(&lv->acc[(size_t)nst * SB_DDIR_COUNT + d],
+				     snap);
+		}
+	free(snap);
+	for (unsigned c = 0; c < nst; c++) {
+		lv->rt[c] = live_runtime(&rj->workers[c], now_ns);
+		if (lv->rt[c] > rt)
+			rt = lv->rt[c];
+	}
+	for (unsigned i = 0; i < lv->nres && !rc; i++) {
+		unsigned clone = per_clone ? i : n;
+		const struct sb_dir_acc *dir =
+			per_clone ? (nst ? &lv->acc[i * SB_DDIR_COUNT] : NULL)
+				  : &lv->acc[(size_t)nst * SB_DDIR_COUNT];
+
+		rc = fill(rj, &lv->res[i], clone, running ? dir : NULL,
+			  per_clone && nst ? lv->rt[i] : rt, nst, 1);
+	}
+	if (rc)
+		sb_live_job_free(lv);
+	return rc;
+}
+
+void sb_live_job_free(struct sb_live_job *lv)
+{
+	res_free(lv->res, lv->nres);
+	free(lv->acc);
+	free(lv->rt);
+	memset(lv, 0, sizeof(*lv));
 }
 
 /* Weighted by clones, as fio averages its threads' CPU. */

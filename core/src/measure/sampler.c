@@ -168,6 +168,29 @@ static double job_done(const struct sb_runjob *rj, uint64_t now,
 	return frac > 1 ? 1 : frac;
 }
 
+/* How far the run is: each job's share added to *done_sum, the longest
+ * time left in *eta_ns; *unknown when a job's cannot be told. bytes: the
+ * job's totals. */
+static void job_eta(struct sb_runjob *rj, uint64_t now,
+		    const uint64_t bytes[SB_DDIR_COUNT], double *done_sum,
+		    int *unknown, uint64_t *eta_ns)
+{
+	double frac = job_done(rj, now, bytes);
+
+	if (frac < 0) {
+		*unknown = 1;
+		return;
+	}
+	*done_sum += frac;
+	if (atomic_load(&rj->sampling) && frac > 0) {
+		double el = (double)(now - rj->start_ns);
+		uint64_t left = (uint64_t)(el * (1 - frac) / frac);
+
+		if (left > *eta_ns)
+			*eta_ns = left;
+	}
+}
+
 /* The period's completion latencies of a job: the clones' histograms
  * now, less what the last period saw. */
 static void period_hists(struct sb_runjob *rj, struct sb_period_prev *pp,
@@ -210,7 +233,6 @@ static void period(struct sb_sampler *s, struct sb_period_track *p,
 		uint64_t ios[SB_DDIR_COUNT] = {0}, bytes[SB_DDIR_COUNT] = {0},
 			 lat[SB_DDIR_COUNT] = {0}, err[SB_DDIR_COUNT] = {0};
 		struct sb_interval_job *ij;
-		double frac;
 
 		if (atomic_load(&rj->sampling)) {
 			job_totals(rj, ios, bytes, lat);
@@ -246,19 +268,7 @@ static void period(struct sb_sampler *s, struct sb_period_track *p,
 				period_hists(rj, pp, ij, s->scratch);
 			iv->jobs_running++;
 		}
-		frac = job_done(rj, now, bytes);
-		if (frac < 0) {
-			unknown = 1;
-			continue;
-		}
-		done_sum += frac;
-		if (atomic_load(&rj->sampling) && frac > 0) {
-			double el = (double)(now - rj->start_ns);
-			uint64_t left = (uint64_t)(el * (1 - frac) / frac);
-
-			if (left > iv->eta_ns)
-				iv->eta_ns = left;
-		}
+		job_eta(rj, now, bytes, &done_sum, &unknown, &iv->eta_ns);
 	}
 	iv->done_pct =
 		unknown || !s->njobs ? -1 : 100.0 * done_sum / (double)s->njobs;
@@ -326,6 +336,96 @@ static char *interim(struct sb_sampler *s, uint64_t now, size_t *lenp)
 	return buf;
 }
 
+/*
+ * The run so far for the reporters' status hooks, every job in order:
+ * running, from its workers; done, its results; not started, empty. 1
+ * when a job has ended but has no results yet (the main thread is making
+ * them): then nothing is built and the report waits for the next tick.
+ */
+static int status_build(struct sb_sampler *s, uint64_t now,
+			struct sb_run_result *rr, struct sb_live_job *lv,
+			const struct sb_job_result **v)
+{
+	size_t n = 0;
+	double done_sum = 0;
+	int unknown = 0;
+
+	memset(rr, 0, sizeof(*rr));
+	for (size_t j = 0; j < s->njobs; j++) {
+		struct sb_runjob *rj = &s->jobs[j];
+		int st = atomic_load(&rj->sampling);
+
+		if (st)
+			s->seen[j] = 1;
+		if (!st && s->seen[j] && !rj->nres)
+			return 1;
+	}
+	for (size_t j = 0; j < s->njobs; j++) {
+		struct sb_runjob *rj = &s->jobs[j];
+		int st = atomic_load(&rj->sampling);
+		uint64_t ios[SB_DDIR_COUNT] = {0}, bytes[SB_DDIR_COUNT] = {0},
+			 lat[SB_DDIR_COUNT] = {0};
+
+		if (st)
+			job_totals(rj, ios, bytes, lat);
+		job_eta(rj, now, bytes, &done_sum, &unknown, &rr->eta_ns);
+		if (!st && rj->nres) {
+			for (unsigned k = 0; k < rj->nres; k++)
+				v[n++] = &rj->res[k].r;
+			continue;
+		}
+		if (sb_runjob_live(rj, now, st != SB_SAMPLING_OFF, &lv[j]))
+			continue; /* out of memory: the job is left out */
+		for (unsigned k = 0; k < lv[j].nres; k++)
+			v[n++] = &lv[j].res[k].r;
+	}
+	rr->njobs = (unsigned)n;
+	rr->jobs = v;
+	rr->status = 1;
+	rr->elapsed_ns = now - s->start_ns;
+	if (unknown)
+		rr->eta_ns = UINT64_MAX;
+	rr->unix_ms = sb_unix_ms();
+	return 0;
+}
+
+/* A status report, when one is due and can be made; s->lock held, and
+ * let go while the hooks run. */
+static void status_report(struct sb_sampler *s, uint64_t now)
+{
+	struct sb_live_job *lv;
+	const struct sb_job_result **v;
+	struct sb_run_result rr;
+	size_t nres = 0;
+	int later;
+
+	if (!s->status_next_ns || now < s->status_next_ns)
+		return;
+	for (size_t j = 0; j < s->njobs; j++)
+		nres += s->jobs[j].job.numjobs;
+	lv = calloc(s->njobs ? s->njobs : 1, sizeof(*lv));
+	v = calloc(nres ? nres : 1, sizeof(*v));
+	if (!lv || !v) {
+		free(lv);
+		free(v);
+		return; /* tried again at the next tick */
+	}
+	later = status_build(s, now, &rr, lv, v);
+	if (!later) {
+		/* fio's timer: every interval from the start, whatever
+		 * time the reports take. */
+		while (s->status_next_ns <= now)
+			s->status_next_ns += s->status.every_ns;
+		pthread_mutex_unlock(&s->lock);
+		sb_reporters_status(s->ctx, s->rs, &rr);
+		pthread_mutex_lock(&s->lock);
+	}
+	for (size_t j = 0; j < s->njobs; j++)
+		sb_live_job_free(&lv[j]);
+	free(lv);
+	free(v);
+}
+
 static void *sampler_main(void *arg)
 {
 	struct sb_sampler *s = arg;
@@ -379,6 +479,8 @@ static void *sampler_main(void *arg)
 				sb_reporters_interval(s->ctx, s->rs, &iv);
 			pthread_mutex_lock(&s->lock);
 		}
+		if (s->rs)
+			status_report(s, now);
 		if (s->progress.every_ns &&
 		    now - s->progress.last_ns >= s->progress.every_ns) {
 			period(s, &s->progress, now, &iv);
@@ -418,10 +520,13 @@ int sb_sampler_start(struct sb_sampler *s, struct sb_ctx *ctx,
 	s->status.prev = calloc(njobs ? njobs : 1, sizeof(*s->status.prev));
 	s->progress.prev = calloc(njobs ? njobs : 1, sizeof(*s->progress.prev));
 	s->ivjobs = calloc(njobs ? njobs : 1, sizeof(*s->ivjobs));
+	s->seen = calloc(njobs ? njobs : 1, 1);
+	if (status_ns && sb_reporters_want_status(rs))
+		s->status_next_ns = s->start_ns + status_ns;
 	s->jobopts = calloc(njobs ? njobs : 1, sizeof(*s->jobopts));
 	s->njobopts = calloc(njobs ? njobs : 1, sizeof(*s->njobopts));
 	if (!s->status.prev || !s->progress.prev || !s->ivjobs || !s->jobopts ||
-	    !s->njobopts)
+	    !s->njobopts || !s->seen)
 		return -ENOMEM;
 	for (size_t j = 0; j < njobs; j++)
 		if (jobs[j].def && jobs[j].engine &&
@@ -487,6 +592,8 @@ void sb_sampler_stop(struct sb_sampler *s)
 	free(s->status.prev);
 	free(s->progress.prev);
 	free(s->ivjobs);
+	free(s->seen);
+	s->seen = NULL;
 	for (size_t j = 0; s->jobopts && j < s->njobs; j++)
 		free(s->jobopts[j]);
 	free(s->jobopts);

@@ -49,6 +49,13 @@ struct sb_sampler {
 	/* Per job: the options its section set, for the periods' shares. */
 	struct sb_fact **jobopts;
 	size_t *njobopts;
+	/* The reporters' status reports (reporter.h), fio's at each
+	 * --status-interval from the start of the run: when the next is
+	 * due (0: none wanted), and per job whether it was seen running,
+	 * so a job between its end and its results is waited for rather
+	 * than shown empty. */
+	uint64_t status_next_ns;
+	unsigned char *seen;
 };
 
 /* Main thread: start the thread (status_ns: --status-interval, 0 for

@@ -101,6 +101,16 @@ static int set_options(struct sb_ctx *ctx, struct sb_reporter_inst *r)
 	if (!rc && own_thread(r->ops))
 		rc = sb_config_apply(ctx, ctx->config, r->h.who, push_options,
 				     &r->push);
+	/* fio's --terse-version, before --terse.version, which is more
+	 * precise and so wins. */
+	if (!rc && ctx->terse_version && strcmp(r->h.who, "terse") == 0 &&
+	    sb_opt_find(table, "version")) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d", ctx->terse_version);
+		rc = sb_opt_replace(ctx, &src, sb_opt_find(table, "version"),
+				    r->opts, v, "--terse-version");
+	}
 	for (size_t i = 0; !rc && i < ctx->nreporter_args; i++) {
 		const char *arg = ctx->reporter_args[i], *value;
 		const struct sb_option *o;
@@ -247,12 +257,22 @@ static int add(struct sb_ctx *ctx, struct sb_loader *loader,
 	return rc;
 }
 
+/* Writes only whole reports, one per run_end or status call, never
+ * between: no line of it can land inside another's report. */
+static int whole_reports(const struct sb_reporter_inst *r)
+{
+	return !r->ops->interval && !r->ops->job_end;
+}
+
 /* Two instances writing into the same stream would interleave; one that
- * writes nothing shares it with any. */
+ * writes nothing shares it with any, and those that write whole reports
+ * share it with each other, as fio's formats share stdout. */
 static int same_place(const struct sb_reporter_inst *a,
 		      const struct sb_reporter_inst *b)
 {
 	if ((a->ops->flags | b->ops->flags) & SB_REPORTER_NO_OUTPUT)
+		return 0;
+	if (whole_reports(a) && whole_reports(b))
 		return 0;
 	if (!a->path || !b->path)
 		return !a->path && !b->path;
@@ -267,6 +287,32 @@ static int open_out(struct sb_ctx *ctx, FILE **out, const char *path,
 		return sb_err(ctx, -errno, "cannot write %s=%s: %s", what, path,
 			      strerror(errno));
 	return 0;
+}
+
+/* fio prints its formats in this order whatever order they are named in
+ * (its output buffers, terse, json, normal); the others keep theirs,
+ * after them, all at FIO_RANKS. */
+static const char *const fio_formats[] = {"terse", "json", "normal"};
+#define FIO_RANKS (sizeof(fio_formats) / sizeof(fio_formats[0]))
+
+static size_t fio_rank(const struct sb_reporter_inst *r)
+{
+	size_t k = 0;
+
+	while (k < FIO_RANKS && strcmp(fio_formats[k], r->h.who) != 0)
+		k++;
+	return k;
+}
+
+/* The k-th reporter in fio's order, the list's order otherwise: the
+ * reports are written in it, the array stays as the list names them. */
+static struct sb_reporter_inst *fio_nth(struct sb_reporters *rs, size_t k)
+{
+	for (size_t rank = 0; rank <= FIO_RANKS; rank++)
+		for (size_t i = 0; i < rs->n; i++)
+			if (fio_rank(&rs->v[i]) == rank && k-- == 0)
+				return &rs->v[i];
+	return &rs->v[k]; /* not reached: k < rs->n */
 }
 
 int sb_reporters_load(struct sb_ctx *ctx, struct sb_loader *loader,
@@ -489,6 +535,44 @@ void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
 	sb_period_unwrap(&p);
 }
 
+int sb_reporters_want_status(const struct sb_reporters *rs)
+{
+	for (size_t i = 0; rs && i < rs->n; i++)
+		if (rs->v[i].ops->status)
+			return 1;
+	return 0;
+}
+
+void sb_reporters_status(struct sb_ctx *ctx, struct sb_reporters *rs,
+			 const struct sb_run_result *res)
+{
+	struct sb_run run;
+
+	if (sb_run_wrap(&run, res)) {
+		sb_log(ctx, SB_LOG_ERROR, NULL,
+		       "out of memory: a status report is not written");
+		return;
+	}
+	for (size_t i = 0; i < rs->n; i++) {
+		struct sb_reporter_inst *r = fio_nth(rs, i);
+		int rc;
+
+		if (!r->opened || !r->ops->status || r->status_failed ||
+		    out_failed(r))
+			continue;
+		errno = 0;
+		rc = r->ops->status(&r->env, &run);
+		if (out_check(ctx, rs, r, errno)) {
+			r->status_failed = 1;
+		} else if (rc) {
+			/* Said once, as interval's. */
+			hook_error(ctx, r, "status", rc);
+			r->status_failed = 1;
+		}
+	}
+	sb_run_unwrap(&run);
+}
+
 /* What did not reach an own-thread reporter, said on stderr; 1 when
  * something did not. */
 static int say_losses(struct sb_ctx *ctx, struct sb_reporter_inst *r)
@@ -557,7 +641,7 @@ int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 	if (sb_run_wrap(&run, res))
 		return sb_err(ctx, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < rs->n; i++) {
-		struct sb_reporter_inst *r = &rs->v[i];
+		struct sb_reporter_inst *r = fio_nth(rs, i);
 		int rc;
 
 		if (r->lost_required) {

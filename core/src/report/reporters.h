@@ -41,6 +41,7 @@ struct sb_reporter_inst {
 	int own_out;		  /* out is this instance's to close */
 	char *path;		  /* FORMAT=FILE's file, or NULL */
 	int interval_failed;	  /* said once, then the hook is not called */
+	int status_failed;	  /* likewise, for status */
 	int broke;		  /* a hook returned what reporter.h forbids */
 	int out_failed;		  /* its output failed: no more hooks */
 	struct sb_push_opts push; /* SB_REPORTER_OWN_THREAD only */
@@ -85,6 +86,11 @@ void sb_reporters_job_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 /* Interval thread: one period to every reporter with an interval hook. */
 void sb_reporters_interval(struct sb_ctx *ctx, struct sb_reporters *rs,
 			   const struct sb_interval *iv);
+/* Whether a reporter has a status hook (reporter.h). */
+int sb_reporters_want_status(const struct sb_reporters *rs);
+/* Interval thread: the run so far to every reporter's status hook. */
+void sb_reporters_status(struct sb_ctx *ctx, struct sb_reporters *rs,
+			 const struct sb_run_result *res);
 /* Deliver what the own-thread reporters hold, each within its
  * flush_timeout (run_end and close do it if not done yet). */
 void sb_reporters_flush(struct sb_ctx *ctx, struct sb_reporters *rs);

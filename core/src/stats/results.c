@@ -272,6 +272,12 @@ static struct fig run_fig(const struct sb_run_result *rr, uint32_t scope,
 		return f64(rr->host_sys);
 	case SB_FIG_NUMJOBS:
 		return u64(rr->njobs);
+	case SB_FIG_ELAPSED_NS:
+		return rr->status ? u64(rr->elapsed_ns) : none;
+	case SB_FIG_ETA_NS:
+		return rr->status ? u64(rr->eta_ns) : none;
+	case SB_FIG_UNIX_MS:
+		return rr->status ? i64(rr->unix_ms) : none;
 	}
 	return none;
 }

@@ -158,6 +158,12 @@ struct sb_run_result {
 	double host_sys;
 	const struct sb_disk *disks;
 	size_t ndisks;
+	/* A status report's run so far (reporter.h's status): when it was
+	 * taken; 0 in run_end's. */
+	int status;
+	uint64_t elapsed_ns;
+	uint64_t eta_ns; /* UINT64_MAX: unknown */
+	int64_t unix_ms;
 };
 
 /* The ABI's opaque types. */

@@ -532,6 +532,25 @@ int sb_runjob_wait(struct sb_runjob *rj);
 /* Build rj->res, pointing into rj (result.c). 0 or -ENOMEM. */
 int sb_runjob_results(struct sb_runjob *rj);
 void sb_runjob_results_free(struct sb_runjob *rj);
+/*
+ * A job's figures so far, for fio's reports at each --status-interval
+ * (result.c): its results as sb_runjob_results would make them now, one
+ * per clone as there, from what its running workers publish (amounts, the
+ * latency histograms, with n, min, max, mean and deviation taken from the
+ * histograms); running 0: a job not started yet, all zero, under its
+ * name. Interval thread, under samp_lock, while the job samples (or
+ * before it starts). No CPU figures: a thread's rusage is its own to read.
+ * 0 or -ENOMEM; free with sb_live_job_free.
+ */
+struct sb_live_job {
+	struct sb_job_res *res;
+	unsigned nres;
+	struct sb_dir_acc *acc; /* what res points into */
+	uint64_t *rt;		/* each clone's runtime so far */
+};
+int sb_runjob_live(struct sb_runjob *rj, uint64_t now_ns, int running,
+		   struct sb_live_job *lv);
+void sb_live_job_free(struct sb_live_job *lv);
 /* The options the job's section set, secrets masked, into a new array
  * pointing into rj (result.c): 0 or -ENOMEM. Any thread. */
 int sb_runjob_option_facts(const struct sb_runjob *rj, struct sb_fact **out,

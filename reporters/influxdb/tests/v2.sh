@@ -131,8 +131,9 @@ is "$(grep -c 'refused [0-9]* points' d.err) $(grep -c "unable to parse 'bad lin
 	"the refusal is said once, with the server's message"
 is "${C[sent]} ${C[retried]} ${C[refused]} $(q v2d 'sum(len(r["lines"]) for r in R)')" \
 	"0 0 ${C[handed]} ${C[handed]}" "no point is retried: each was posted once and counted refused"
-ok "the benchmark's own report is whole" python3 -c 'import json, sys
-assert json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"] > 100' d.json
+# The final report is the last document (one per status interval).
+ok "the benchmark's own report is whole" python3 -c 'import sys; sys.path.insert(0, sys.argv[2]); import fio_json
+assert fio_json.last(sys.argv[1])["jobs"][0]["read"]["total_ios"] > 100' d.json "$HERE/../../common"
 
 listen v2e 400
 "$SB_BIN" --status-interval=1 --output-format=influxdb \

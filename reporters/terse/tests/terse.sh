@@ -2,13 +2,16 @@
 # terse: fio's terse version 3 line. The field count is fio 3.33's for the
 # same job (fio is run when installed), and the key figures sit where fio
 # puts them, equal to what the normal report of the same run says.
+# Versions 2 to 5 (--terse-version) against fio 3.33's lines for the same
+# jobs: field counts, kinds, the deterministic fields (header, amounts,
+# directions without I/O) equal, timing fields in fio's units, the disks.
 set -u
 source "$(dirname "$0")/../../../tests/tap/tap.sh"
 HERE=$(cd -- "$(dirname -- "$0")" && pwd)
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 57
+plan 91
 
 # fio 3.33's terse v3 line: 5 general fields, 41 per direction (read and
 # write), 5 of CPU, 7 of depths, 10 + 12 of latency distribution, then 9
@@ -197,5 +200,130 @@ run err.t --name=e --ioengine=faulty --rw=randread --size=256k \
 is "$(nf err.t)" $(($(nf psync.t) + 2)) "continue_on_error: two fields more"
 ok "the error count is one of them ($(f err.t $(($(nf psync.t) + 1))))" \
 	test "$(f err.t $(($(nf psync.t) + 1)))" -gt 0
+
+# ---- versions 2 to 5 (--terse-version), against fio 3.33 -------------
+# tv V: the layout of version V: header fields, fields per direction,
+# directions, and the fields before the disks.
+tv() {
+	local v=$1 h=5 w=41 d=3
+	((v == 2)) && h=4
+	((v == 5)) && w=47
+	((v == 3)) && d=2
+	echo "$h $w $d $((h + d * w + 34))"
+}
+
+# fio_v OUT V ARGS...: fio's lines of version V, all of them; fio also
+# writes a job's "name: (g=0): rw=..." line to stdout when several jobs
+# are given on the command line, which is no terse line.
+fio_v() {
+	local out=$1 v=$2
+	shift 2
+	fio "$@" --output-format=terse --terse-version="$v" 2>/dev/null |
+		grep -E '^([2-5];|;)' >"$out"
+}
+
+# Three jobs with fixed amounts: a read, a write and a trim job, so each
+# version shows a direction with I/O and empty ones, in fio's layout.
+three=(--ioengine=null --bs=4k --name=r --rw=read --size=4m --name=w
+	--rw=write --size=2m --name=t --rw=trim --size=1m)
+if ! command -v fio >/dev/null; then
+	skip 32 "fio 3.33 is not installed: nothing to compare the versions with"
+else
+	for v in 2 3 4 5; do
+		read -r H W D NF <<<"$(tv "$v")"
+		"$SB_BIN" "${three[@]}" --output-format=terse \
+			--terse-version="$v" >"v$v.t" 2>"v$v.err"
+		fio_v "v$v.fio" "$v" "${three[@]}"
+		is "$(wc -l <"v$v.t") $(nf "v$v.t" 1) $(nf "v$v.t" 2) $(nf "v$v.t" 3)" \
+			"3 $NF $NF $NF" "v$v: three lines of $NF fields"
+		is "$(wc -l <"v$v.fio") $(nf "v$v.fio" 1)" "3 $NF" \
+			"v$v: fio's too"
+		is "$(shapes "v$v.t")" "$(shapes "v$v.fio")" \
+			"v$v: each field of the kind and format of fio's"
+		# The fields that do not depend on timing: version, name,
+		# group, error; each direction's amount; and the whole of each
+		# direction without I/O (zeros, padding, empty samples).
+		same=1 why=
+		for l in 1 2 3; do
+			for k in $(seq 1 $((H - 1))); do
+				[[ $v != 2 && $k == 2 ]] && continue
+				[[ "$(f "v$v.t" "$k" "$l")" == "$(f "v$v.fio" "$k" "$l")" ]] ||
+					{ same=0 why+=" line $l field $k"; }
+			done
+			for ((dir = 0; dir < D; dir++)); do
+				b=$((H + dir * W + 1))
+				[[ "$(f "v$v.t" "$b" "$l")" == "$(f "v$v.fio" "$b" "$l")" ]] ||
+					{ same=0 why+=" line $l amount $b"; }
+				[[ $(f "v$v.t" "$b" "$l") == 0 ]] || continue
+				got=$(awk -F';' -v l="$l" -v a="$b" -v w="$W" 'NR == l {
+					for (i = a; i < a + w; i++) printf "%s;", $i }' "v$v.t")
+				want=$(awk -F';' -v l="$l" -v a="$b" -v w="$W" 'NR == l {
+					for (i = a; i < a + w; i++) printf "%s;", $i }' "v$v.fio")
+				[[ $got == "$want" ]] || { same=0 why+=" line $l empty dir at $b"; }
+			done
+		done
+		ok "v$v: header, amounts and empty directions equal fio's${why:+ (differ:$why)}" \
+			test "$same" = 1
+		amounts=
+		for l in 1 2 3; do
+			for ((dir = 0; dir < D; dir++)); do
+				amounts+="$(f "v$v.t" $((H + dir * W + 1)) "$l") "
+			done
+		done
+		want="4096 0 0 0 2048 0 0 0 1024 "
+		((D == 2)) && want="4096 0 0 2048 0 0 "
+		is "$amounts" "$want" "v$v: 4096 KiB read, 2048 written, 1024 trimmed where fio puts them"
+	done
+	is "$(f v2.t 1);$(f v2.t 2);$(f v5.t 1);$(f v5.t 3)" "2;r;5;r" \
+		"v2 begins with its version and the name, v5 with the program between"
+
+	# Version 5's samples, and the units of the timing fields: a paced
+	# second (200 IOPS) by both, whose rate, runtime and samples are
+	# known in fio's units: KiB/s, ms, IOPS.
+	paced=(--name=p --ioengine=null --rw=read --bs=4k --size=64m
+		--time_based --runtime=1 --rate_iops=200)
+	"$SB_BIN" "${paced[@]}" --output-format=terse --terse-version=5 \
+		>p5.t 2>p5.err
+	fio_v p5.fio 5 "${paced[@]}"
+	for w in p5.t p5.fio; do
+		# read: 6 amount, 7 bw, 8 iops, 9 runtime; 42-46 bw samples
+		# min;max;agg;mean;dev; 47 bw samples; 48-52 iops
+		# min;max;mean;dev;samples.
+		ok "$w: ~200 IOPS for ~1000 ms, ~800 KiB/s (fields 7-9: $(f $w 7);$(f $w 8);$(f $w 9))" \
+			bash -c "$(declare -f near); near $(f $w 8) 200 0.1 0 && near $(f $w 9) 1000 0.1 0 && near $(f $w 7) 800 0.1 0"
+		ok "$w: bandwidth samples in KiB/s, IOPS samples in I/Os per second (mean $(f $w 45), $(f $w 50); samples $(f $w 47), $(f $w 52))" \
+			bash -c "$(declare -f near); near $(f $w 45) 800 0.15 0 && near $(f $w 50) 200 0.15 0 && test $(f $w 47) -ge 1 && test $(f $w 52) -ge 1"
+	done
+	is "$(shapes p5.t)" "$(shapes p5.fio)" "v5 with samples: fio's kinds and formats"
+
+	# The disks under a file job's directory: from version 3 on, none in
+	# version 2, as many and the same devices as fio's.
+	for v in 2 3 4 5; do
+		read -r H W D NF <<<"$(tv "$v")"
+		disk=(--name=d --ioengine=psync --rw=write --bs=4k --size=1m
+			--directory="$T")
+		"$SB_BIN" "${disk[@]}" --output-format=terse --terse-version="$v" \
+			>"d$v.t" 2>"d$v.err"
+		fio_v "d$v.fio" "$v" "${disk[@]}"
+		is "$(nf "d$v.t"):$(f "d$v.t" $((NF + 1)))" \
+			"$(nf "d$v.fio"):$(f "d$v.fio" $((NF + 1)))" \
+			"v$v: a file job's disk fields as fio's (count:first disk)"
+	done
+	is "$(nf d2.t)" 161 "v2: no disk fields"
+
+	# Version 2 puts the description on a line of its own.
+	"$SB_BIN" --name=x --ioengine=null --size=1m --description=hello \
+		--output-format=terse --terse-version=2 >desc2.t 2>/dev/null
+	fio_v desc2.fio 2 --name=x --ioengine=null --size=1m --description=hello
+	is "$(wc -l <desc2.t):$(sed -n 2p desc2.t)" \
+		"$(wc -l <desc2.fio):$(sed -n 2p desc2.fio)" \
+		"v2: the description on a second line, as fio"
+fi
+"$SB_BIN" --name=x --ioengine=null --size=1m --output-format=terse \
+	--terse-version=6 >bad.t 2>bad.err
+is "$?" 2 "--terse-version=6 is refused, as fio refuses it"
+"$SB_BIN" --name=x --ioengine=null --size=1m --output-format=terse \
+	--terse-version=2 --terse.version=4 >both.t 2>/dev/null
+is "$(f both.t 1)" 4 "--terse.version wins over --terse-version"
 
 done_testing

@@ -11,6 +11,7 @@ source "$SB_SOURCE_DIR/tests/tap/tap.sh"
 source "$SB_SOURCE_DIR/tests/servers/lib.sh"
 source "$(dirname "$0")/../influx_lib.bash"
 srv_use influxdb
+COMMON=$(cd -- "$(dirname -- "$0")/../../../common" && pwd)
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
@@ -27,7 +28,8 @@ bench() {
 		--rw=read --size=1m --time_based --runtime=$RT --rate_iops=1000 \
 		>"$name.out" 2>"$name.err"
 }
-ios() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])' "$1.json"; }
+# The final report: the last JSON document (one per status interval).
+ios() { python3 -c 'import sys; sys.path.insert(0, sys.argv[2]); import fio_json; print(fio_json.last(sys.argv[1])["jobs"][0]["read"]["total_ios"])' "$1.json" "$COMMON"; }
 # near A B: within 3% of each other.
 near() { python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(not abs(a - b) <= 0.03 * b)' "$1" "$2"; }
 # outage AFTER DOWN: influxd killed AFTER seconds from now, back DOWN

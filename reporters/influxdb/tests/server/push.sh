@@ -11,6 +11,7 @@ source "$SB_SOURCE_DIR/tests/tap/tap.sh"
 source "$SB_SOURCE_DIR/tests/servers/lib.sh"
 source "$(dirname "$0")/../influx_lib.bash"
 srv_use influxdb
+COMMON=$(cd -- "$(dirname -- "$0")/../../../common" && pwd)
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
@@ -65,9 +66,12 @@ rows "SELECT * FROM storbench WHERE run='$RUN' AND kind='job'" | cut -f2 >job.po
 rows "SELECT * FROM storbench WHERE run='$RUN' AND kind='period'" | cut -f2 >period.points
 rows "SELECT * FROM storbench WHERE run='$RUN' AND kind='run'" | cut -f2 >run.points
 is "$(wc -l <job.points)" 3 "a summary point per job and direction (3)"
-cmp_out=$(python3 - r.json job.points <<'PY'
+cmp_out=$(python3 - r.json job.points "$COMMON" <<'PY'
 import json, sys
-rep = json.load(open(sys.argv[1]))
+sys.path.insert(0, sys.argv[3])
+import fio_json
+# The final report: the last document (one per status interval).
+rep = fio_json.last(sys.argv[1])
 pts = [json.loads(l) for l in open(sys.argv[2])]
 bad = []
 for j in rep["jobs"]:
