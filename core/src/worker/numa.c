@@ -139,7 +139,7 @@ int sb_numa_apply(const struct sb_job_opts *o, char *err, size_t errlen)
 		numa_set_localalloc();
 		break;
 	case MP_PREFER:
-		numa_set_preferred(atoi(nodes));
+		numa_set_preferred((int)strtol(nodes, NULL, 10));
 		break;
 	default:
 		break;

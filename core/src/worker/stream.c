@@ -212,7 +212,11 @@ static void sync_io(struct sb_worker *w, struct sb_ioslot *s, unsigned file,
 static int end_sync(struct sb_worker *w, struct sb_ioslot *s)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
-	int layout = w->phase == SB_PH_LAYOUT && o->create_fsync;
+	/* fio's create_fsync is an fsync() of a local file it laid out; a
+	 * remote engine's files (laid out through the engine) get none, as
+	 * fio lays out none of its network engines' files. */
+	int layout = w->phase == SB_PH_LAYOUT && o->create_fsync &&
+		     !(w->rj->eops->flags & SB_ENGINE_REMOTE);
 
 	if (!layout &&
 	    (w->phase != SB_PH_MAIN || (!o->end_fsync && !o->fsync_on_close)))
