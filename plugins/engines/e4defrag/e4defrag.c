@@ -79,6 +79,10 @@ static int e4defrag_init(struct sb_env *env)
 	const char *d = o->donorname;
 	struct stat st;
 
+	/* The donor, as finally resolved, is never a block device. */
+	if (!stat(d, &st) && S_ISBLK(st.st_mode))
+		return env->host->error(env->handle, -EINVAL,
+					"refusing donor %s: a block device", d);
 	s->donor = open(d, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
 	if (s->donor < 0)
 		return env->host->error(env->handle, -errno,

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -201,6 +202,18 @@ static int exec_start(struct sb_env *env)
 	else
 		h->log(env->handle, SB_LOG_INFO, "%s : Running %s %s",
 		       env->job->name, o->program, shown);
+	/* The output files, as finally resolved, are never a block device:
+	 * the program's output would land on somebody's data. */
+	if (o->std_redirect) {
+		struct stat st;
+
+		if ((!stat(out, &st) && S_ISBLK(st.st_mode)) ||
+		    (!stat(err, &st) && S_ISBLK(st.st_mode)))
+			return h->error(env->handle, -EINVAL,
+					"refusing to write %s or %s: a block "
+					"device",
+					out, err);
+	}
 	if ((rc = exec_split(line, argv, cap / 2 + 2)))
 		return h->error(env->handle, rc, "no program to run in \"%s\"",
 				o->program);

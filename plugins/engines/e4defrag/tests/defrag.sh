@@ -11,7 +11,7 @@ source "$(dirname "$0")/../../../../tests/tap/tap.sh"
 source "$(dirname "$0")/../../common/fio_compare_tests.sh"
 sb_tmpdir T
 
-plan 15
+plan 16
 
 ext4=$(stat -f -c %T "$T")
 # A file of 1 MiB of random data, on disk: EXT4_IOC_MOVE_EXT refuses
@@ -79,6 +79,7 @@ else
 fi
 if [[ -d /dev/shm && $(stat -f -c %T /dev/shm) == tmpfs ]]; then
 	d=$(mktemp -d /dev/shm/sb-e4.XXXXXX)
+	sb_at_exit rm -rf "$d"
 	dd if=/dev/zero of="$d/f" bs=64k count=1 status=none
 	"$SB_BIN" --name=t --ioengine=e4defrag --donorname="$d/donor" --inplace=1 \
 		--rw=write --bs=64k --size=64k --filename="$d/f" >/dev/null 2>"$T/err"
@@ -88,5 +89,11 @@ if [[ -d /dev/shm && $(stat -f -c %T /dev/shm) == tmpfs ]]; then
 else
 	skip 1 "no tmpfs at /dev/shm"
 fi
+
+ln -sf /dev/loop0 "$T/blkdonor"
+"$SB_BIN" --name=t --ioengine=e4defrag --donorname="$T/blkdonor" --rw=write --bs=64k \
+	--size=64k --filename="$T/bd" >/dev/null 2>"$T/err"
+like "$?:$(cat "$T/err")" "^1:.*refusing donor $T/blkdonor: a block device" \
+	"a donor that resolves to a block device is refused before it is opened"
 
 done_testing

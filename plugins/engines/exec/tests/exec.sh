@@ -10,7 +10,7 @@ source "$(dirname "$0")/../../../../tests/tap/tap.sh"
 source "$(dirname "$0")/../../common/fio_compare_tests.sh"
 sb_tmpdir T
 
-plan 11
+plan 12
 
 # The program says what it was given, on stdout and stderr, and waits.
 cat >"$T/prog.sh" <<'EOF2'
@@ -77,5 +77,13 @@ is "$?:$(cat "$T/err")" \
 	>/dev/null 2>"$T/err"
 like "$?:$(cat "$T/err")" "^1:.*cannot run $T/missing: No such file or directory" \
 	"a program that does not exist fails the job, naming it"
+
+# An output file that resolves to a block device (an unattached loop
+# device, which could take no write anyway) is refused before it is opened.
+(cd "$T" && ln -sf /dev/loop0 blk.stdout &&
+	"$SB_BIN" --name=blk --ioengine=exec --program=/bin/true --runtime=1 --time_based \
+		>/dev/null 2>"$T/err")
+like "$?:$(cat "$T/err")" "^1:.*refusing to write blk\.stdout or blk\.stderr: a block device" \
+	"a JOB.stdout that is a symlink to a block device is refused"
 
 done_testing
