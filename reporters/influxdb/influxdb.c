@@ -680,7 +680,7 @@ static int influxdb_run_end(struct sb_env *env, const struct sb_run *run)
 	       "dropped (%llu from a full buffer, %llu refused by the "
 	       "server, %llu not delivered by the end)",
 	       st->run_id, (unsigned long long)o->sent,
-	       (unsigned long long)o->handed, o->shown,
+	       (unsigned long long)o->handed, o->shown ? o->shown : "nowhere",
 	       (unsigned long long)o->retried,
 	       (unsigned long long)(o->dropped + o->refused + o->undelivered),
 	       (unsigned long long)o->dropped, (unsigned long long)o->refused,
