@@ -92,9 +92,12 @@ srv_signal() {
 		[[ $1 == KILL ]] || continue
 		for ((i = 0; i < 100; i++)); do
 			ps -e -o pgid=,stat= | awk -v g="$pid" '$1 == g && $2 !~ /^Z/ { f = 1 } END { exit !f }' ||
-				break
+				continue 2
 			sleep 0.05
 		done
+		echo "smb.sh: smbd's process group $pid still has live processes 5 s after SIGKILL:" >&2
+		ps -e -o pid=,pgid=,stat=,wchan:20=,args= | awk -v g="$pid" '$2 == g && $3 !~ /^Z/' >&2
+		return 1
 	done <"$SRV_DIR/pids"
 }
 

@@ -468,6 +468,7 @@ static void smb_cleanup(struct sb_env *env)
 		smb_publish_counts(env, w);
 	smb_lib_lock(env->plugin_state);
 	for (uint32_t i = 0; i < w->depth; i++) {
+		w->slots[i].silent = smb_slot_silent(&w->slots[i]);
 		smb_slot_drop(&w->slots[i]);
 		if (w->slots[i].call_lock_init)
 			pthread_mutex_destroy(&w->slots[i].call_lock);
@@ -575,7 +576,8 @@ static int smb_close_file(struct sb_env *env, struct sb_file *f)
 		struct smb_slot *s = &w->slots[i];
 
 		pthread_mutex_lock(&s->call_lock);
-		if (fh->h[i] && fh->gen[i] == s->gen && s->ctx && !s->silent)
+		if (fh->h[i] && fh->gen[i] == s->gen && s->ctx &&
+		    !smb_slot_silent(s))
 			smbc_getFunctionClose(s->ctx)(s->ctx, fh->h[i]);
 		fh->h[i] = NULL;
 		pthread_mutex_unlock(&s->call_lock);

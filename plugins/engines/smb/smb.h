@@ -117,6 +117,11 @@ struct smb_worker {
 	struct sb_io **batch; /* what getevents() last handed out */
 	uint32_t nbatch;
 	int32_t stop; /* cleanup: reconnect loops give up */
+	/* The server's last word to any slot was a timeout: it is silent to
+	 * all of them, so the slots that were idle then are not closed on it
+	 * either (each close would wait smb_timeout, one after another). A
+	 * good I/O clears it. Atomic: the slots' threads write it. */
+	int32_t silent;
 	uint64_t failed_ios, reconnects, io_errors;
 	int32_t logged_error;
 	int32_t probed;
@@ -154,5 +159,8 @@ int64_t smb_do_io(struct smb_slot *s, struct sb_io *io);
 int smb_slot_reconnect(struct smb_slot *s, int err);
 int smb_fh_ready(struct smb_slot *s, struct smb_fh *fh);
 void smb_slot_drop(struct smb_slot *s);
+/* Whether the slot's server is taken as silent: it or another slot of the
+ * worker timed out last. Any thread. */
+int smb_slot_silent(const struct smb_slot *s);
 
 #endif

@@ -83,6 +83,11 @@ static void smb_pause(struct smb_worker *w, uint64_t d)
 	}
 }
 
+int smb_slot_silent(const struct smb_slot *s)
+{
+	return s->silent || __atomic_load_n(&s->w->silent, __ATOMIC_RELAXED);
+}
+
 /*
  * Let go of the slot's context. One whose server went silent is not freed:
  * smbc_free_context() closes each file, disconnects the tree and logs off,
@@ -148,10 +153,13 @@ int64_t smb_do_io(struct smb_slot *s, struct sb_io *io)
 		pthread_mutex_unlock(&s->call_lock);
 		if (r >= 0) {
 			s->fails = 0;
+			__atomic_store_n(&s->w->silent, 0, __ATOMIC_RELAXED);
 			return r;
 		}
-		if (r == -ETIMEDOUT)
+		if (r == -ETIMEDOUT) {
 			s->silent = 1;
+			__atomic_store_n(&s->w->silent, 1, __ATOMIC_RELAXED);
+		}
 		if (s->w->o->reconnect <= 0 || !smb_conn_error((int)-r))
 			return r;
 		if (!counted) {
