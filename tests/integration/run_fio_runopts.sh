@@ -15,7 +15,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 24
+plan 25
 
 # The job by fio and by storbench: tests/tap/fio_both.sh.
 TRACE=
@@ -150,15 +150,20 @@ size=1m
 EOF
 # fio's stonewall stops only the jobs already past their setup when the
 # exitall job ends, so whether 'long' is cut short there is a race in fio;
-# for it only what runs after the stonewall is compared.
+# for it only what runs after the stonewall is compared. With
+# exit_what=group, whether fio runs 'after' at all is a race too (as with
+# exitall_on_error above), so there storbench's is checked to run.
 for w in group stonewall all; do
 	both "ea$w" "cp ../../ea.fio ." ea.fio --exit_what=$w --output-format=json
 	drop='s/long:(ran|none)/long:/'
 	[[ $w == stonewall ]] && drop='s/long:[a-z]*:[a-z]* //'
+	[[ $w == group ]] && drop="$drop; s/after:(ran|none)/after:/"
 	is "$(jobs_shape "ea$w/sb/out" | sed -E "$drop")" \
 		"$(jobs_shape "ea$w/fio/out" | sed -E "$drop")" \
 		"exitall, exit_what=$w: which jobs are cut short and which still run, as fio"
 done
+like "$(jobs_shape eagroup/sb/out)" 'after:ran' \
+	"exitall, exit_what=group: the job after the stonewall runs, as fio's HOWTO says"
 
 # --- stats=0 -------------------------------------------------------------------
 cat >st.fio <<'EOF'
