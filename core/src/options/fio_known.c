@@ -147,14 +147,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .support = SB_SUPPORT_NO,
 	 .note = "needs zoned I/O",
 	 .category = SB_CAT_TARGET},
-	{.name = "create_serialize",
-	 .type = "bool",
-	 .def = "1",
-	 .help = "lays out the files of several clones one after the other",
-	 .support = SB_SUPPORT_IGNORED,
-	 .note = "files are always laid out one at a time, before the job "
-		 "starts, outside the measurement",
-	 .category = SB_CAT_TARGET},
 
 	/* I/O type */
 	{.name = "write_barrier",
@@ -221,22 +213,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .category = SB_CAT_IO_REPLAY},
 
 	/* Threads, processes and job synchronization */
-	{.name = "uid",
-	 .type = "int",
-	 .range = "min=0",
-	 .help = "user id the job runs as",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs per-job credentials; permissions and file ownership "
-		 "would differ",
-	 .category = SB_CAT_THREADS},
-	{.name = "gid",
-	 .type = "int",
-	 .range = "min=0",
-	 .help = "group id the job runs as",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs per-job credentials; permissions and file ownership "
-		 "would differ",
-	 .category = SB_CAT_THREADS},
 	{.name = "flow_id",
 	 .type = "int",
 	 .def = "0",

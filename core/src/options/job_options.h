@@ -215,6 +215,12 @@ struct sb_job_opts {
 	int64_t nice;
 	int64_t prio;
 	int64_t prioclass;
+
+	/* The clone's credentials (worker/creds.c): ids as fio takes them;
+	 * sb_job_cfg says whether each was given. */
+	int64_t uid;
+	int64_t gid;
+	int create_serialize;
 };
 
 /* The enum options' values: each an index into the option's choices, which

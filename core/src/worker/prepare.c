@@ -570,6 +570,8 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 	c->write_hint_set = sb_jobdef_get(rj->def, "write_hint") != NULL;
 	c->ioprio_set = sb_jobdef_get(rj->def, "prio") != NULL ||
 			sb_jobdef_get(rj->def, "prioclass") != NULL;
+	c->uid_set = sb_jobdef_get(rj->def, "uid") != NULL;
+	c->gid_set = sb_jobdef_get(rj->def, "gid") != NULL;
 	c->serialize =
 		o->serialize_overlap && o->iodepth > 1 &&
 		(sb_rw_uses(o, SB_DDIR_WRITE) || sb_rw_uses(o, SB_DDIR_TRIM));
