@@ -165,13 +165,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .support = SB_SUPPORT_NO,
 	 .note = "no engine issues sync_file_range()",
 	 .category = SB_CAT_IO_TYPE},
-	{.name = "atomic",
-	 .type = "bool",
-	 .def = "0",
-	 .help = "asks for atomic writes (implies direct=1)",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs atomic-write support in the engines",
-	 .category = SB_CAT_IO_TYPE},
 
 	/* Block size */
 

@@ -589,6 +589,9 @@ const struct sb_option sb_core_options[] = {
 	 .help = "1: files are laid out before the clones start, as the "
 		 "run's user; 0: each clone's layout runs with its uid/gid "
 		 "(one at a time either way)"},
+	{OPT("atomic", atomic), .type = SB_OPT_BOOL,
+	 .help = "open with O_DIRECT and fio's O_ATOMIC bit, which Linux "
+		 "ignores: direct I/O (implies direct=1)"},
 	{OPT("rate_ignore_thinktime", rate_ignore_thinktime),
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "

@@ -221,6 +221,8 @@ struct sb_job_opts {
 	int64_t uid;
 	int64_t gid;
 	int create_serialize;
+
+	int atomic; /* implies direct (prepare.c) */
 };
 
 /* The enum options' values: each an index into the option's choices, which

@@ -236,6 +236,11 @@ static inline int sb_fe_open(struct sb_env *env, struct sb_file *f,
 		flags |= O_CREAT;
 	if (env->job->direct)
 		flags |= O_DIRECT;
+	/* fio's open gives a trim job neither flag; its layout opens its own
+	 * way, without them. */
+	if (env->job->atomic && !(env->job->rw & SB_JOB_TRIMS) &&
+	    !(env->flags & SB_ENV_LAYOUT))
+		flags |= O_DIRECT | SB_O_ATOMIC;
 	flags |= sb_fe_sync_flag(env->job);
 	f->fd = open(f->path, flags, 0644);
 	err = errno;
