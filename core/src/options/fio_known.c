@@ -149,14 +149,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .category = SB_CAT_TARGET},
 
 	/* I/O type */
-	{.name = "write_barrier",
-	 .type = "int",
-	 .def = "0",
-	 .range = "min=0",
-	 .help = "makes every Nth write a barrier write",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs barrier writes in the engines",
-	 .category = SB_CAT_IO_TYPE},
 	{.name = "sync_file_range",
 	 .type = "choice",
 	 .range = "wait_before|write|wait_after",

@@ -592,6 +592,10 @@ const struct sb_option sb_core_options[] = {
 	{OPT("atomic", atomic), .type = SB_OPT_BOOL,
 	 .help = "open with O_DIRECT and fio's O_ATOMIC bit, which Linux "
 		 "ignores: direct I/O (implies direct=1)"},
+	{OPT("write_barrier", write_barrier), .type = SB_OPT_INT, .min = 0,
+	 .max = UINT32_MAX,
+	 .help = "every Nth write a barrier: fio 3.33 marks them for libpmem "
+		 "alone, which ignores the mark, so nothing changes"},
 	{OPT("rate_ignore_thinktime", rate_ignore_thinktime),
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "
