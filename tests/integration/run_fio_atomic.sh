@@ -38,7 +38,7 @@ calls_of() {
 	local pid
 	pid=$(grep -E "openat\(AT_FDCWD[^,]*, \"$2\".*0x800000" "$1" | tail -1 | cut -d' ' -f1)
 	[[ -n $pid ]] || { echo none; return; }
-	grep -cE "^$pid [0-9.]+ ($3)\(" "$1"
+	grep -cE "^$pid +[0-9.]+ ($3)\(" "$1"
 }
 # What atomic=1 adds to an open: O_DIRECT and the atomic bit. (A read
 # job's files are opened read-write by storbench's file engines, read-only
