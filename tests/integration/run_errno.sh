@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The errno that matters is the one reported: ENOSPC from /dev/full, EROFS
-# from a read-only mount (not the EBADF of the read-only descriptor the
-# file helpers fall back to, nor the ENOENT of that retry), EPERM from an
-# immutable file; by name in the message and as the job's error code.
+# from a read-only mount (at the open, as fio opens a write job's file
+# read-write or not at all, not the ENOENT of a read-only retry), EPERM
+# from an immutable file; by name in the message and as the job's error
+# code.
 set -u
 source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
@@ -30,8 +31,8 @@ echo data >ro/old
 mount -o remount,ro ro || bail "cannot remount read-only"
 is "$(run --filename=ro/old)" "1:err=30" \
 	"writing a file on a read-only mount: error 30, not EBADF's 9"
-like "$(cat err)" 'write error on ro/old .*Read-only file system \(EROFS\)$' \
-	"named EROFS"
+like "$(cat err)" 'cannot open ro/old: Read-only file system \(EROFS\)$' \
+	"named EROFS, at the open"
 is "$(run --filename=ro/new)" "1:err=30" \
 	"creating a file on a read-only mount: error 30, not ENOENT's 2"
 like "$(cat err)" 'cannot open ro/new: Read-only file system \(EROFS\)$' \
@@ -44,7 +45,7 @@ echo data >rw/frozen
 if chattr +i rw/frozen 2>/dev/null; then
 	sb_at_exit chattr -i "$T/rw/frozen"
 	run --filename=rw/frozen >/dev/null
-	like "$(cat err)" 'write error on rw/frozen .*Operation not permitted \(EPERM\)$' \
+	like "$(cat err)" 'cannot open rw/frozen: Operation not permitted \(EPERM\)$' \
 		"an immutable file: EPERM"
 else
 	skip "chattr +i does not work on this tmpfs" 1

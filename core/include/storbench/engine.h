@@ -117,7 +117,18 @@ struct sb_job {
 	int32_t sync_writes;	    /* SB_SYNC_*, from sync= */
 	uint32_t fallocate;	    /* SB_FALLOC_*, for new or grown files */
 	uint32_t rw;		    /* ABI 2.2: SB_JOB_* bits, what rw= does */
+	/* ABI 2.3: atomic=1, which implies direct=1: a job that does not trim
+	 * opens its files with SB_O_ATOMIC besides O_DIRECT, as fio does. */
+	int32_t atomic;
 };
+
+/*
+ * The open flag fio 3.33 gives an atomic=1 job on Linux (os/os-linux.h:
+ * the C library's O_ATOMIC, which none defines, else 040000000). No kernel
+ * gives that bit a meaning, and open() ignores bits it does not know, so
+ * the open is fio's and the I/O is direct I/O.
+ */
+#define SB_O_ATOMIC 040000000
 
 /* struct sb_job.rw (ABI 2.2): the directions the job's rw= issues, and
  * whether its offsets are random. A network engine needs it before any

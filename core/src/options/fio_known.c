@@ -147,24 +147,8 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .support = SB_SUPPORT_NO,
 	 .note = "needs zoned I/O",
 	 .category = SB_CAT_TARGET},
-	{.name = "create_serialize",
-	 .type = "bool",
-	 .def = "1",
-	 .help = "lays out the files of several clones one after the other",
-	 .support = SB_SUPPORT_IGNORED,
-	 .note = "files are always laid out one at a time, before the job "
-		 "starts, outside the measurement",
-	 .category = SB_CAT_TARGET},
 
 	/* I/O type */
-	{.name = "write_barrier",
-	 .type = "int",
-	 .def = "0",
-	 .range = "min=0",
-	 .help = "makes every Nth write a barrier write",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs barrier writes in the engines",
-	 .category = SB_CAT_IO_TYPE},
 	{.name = "sync_file_range",
 	 .type = "choice",
 	 .range = "wait_before|write|wait_after",
@@ -172,13 +156,6 @@ const struct sb_known_opt sb_fio_known[] = {
 		 "writes",
 	 .support = SB_SUPPORT_NO,
 	 .note = "no engine issues sync_file_range()",
-	 .category = SB_CAT_IO_TYPE},
-	{.name = "atomic",
-	 .type = "bool",
-	 .def = "0",
-	 .help = "asks for atomic writes (implies direct=1)",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs atomic-write support in the engines",
 	 .category = SB_CAT_IO_TYPE},
 
 	/* Block size */
@@ -221,22 +198,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .category = SB_CAT_IO_REPLAY},
 
 	/* Threads, processes and job synchronization */
-	{.name = "uid",
-	 .type = "int",
-	 .range = "min=0",
-	 .help = "user id the job runs as",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs per-job credentials; permissions and file ownership "
-		 "would differ",
-	 .category = SB_CAT_THREADS},
-	{.name = "gid",
-	 .type = "int",
-	 .range = "min=0",
-	 .help = "group id the job runs as",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs per-job credentials; permissions and file ownership "
-		 "would differ",
-	 .category = SB_CAT_THREADS},
 	{.name = "flow_id",
 	 .type = "int",
 	 .def = "0",

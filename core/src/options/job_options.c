@@ -578,6 +578,24 @@ const struct sb_option sb_core_options[] = {
 	{OPT("prioclass", prioclass), .type = SB_OPT_INT, .min = 0, .max = 3,
 	 .help = "I/O priority class: 1 real-time, 2 best-effort, 3 idle (0: "
 		 "best-effort)"},
+	{OPT("uid", uid), .type = SB_OPT_INT, .min = 0, .max = UINT32_MAX - 1,
+	 .help = "user id each clone's thread takes before its I/O (needs "
+		 "root; the files laid out before stay the run's)"},
+	{OPT("gid", gid), .type = SB_OPT_INT, .min = 0, .max = UINT32_MAX - 1,
+	 .help = "group id each clone's thread takes before its I/O, before "
+		 "uid (needs root)"},
+	{OPT("create_serialize", create_serialize), .type = SB_OPT_BOOL,
+	 .def = "1",
+	 .help = "1: files are laid out before the clones start, as the "
+		 "run's user; 0: each clone's layout runs with its uid/gid "
+		 "(one at a time either way)"},
+	{OPT("atomic", atomic), .type = SB_OPT_BOOL,
+	 .help = "open with O_DIRECT and fio's O_ATOMIC bit, which Linux "
+		 "ignores: direct I/O (implies direct=1)"},
+	{OPT("write_barrier", write_barrier), .type = SB_OPT_INT, .min = 0,
+	 .max = UINT32_MAX,
+	 .help = "every Nth write a barrier: fio 3.33 marks them for libpmem "
+		 "alone, which ignores the mark, so nothing changes"},
 	{OPT("rate_ignore_thinktime", rate_ignore_thinktime),
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "

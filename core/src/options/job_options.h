@@ -215,6 +215,18 @@ struct sb_job_opts {
 	int64_t nice;
 	int64_t prio;
 	int64_t prioclass;
+
+	/* The clone's credentials (worker/creds.c): ids as fio takes them;
+	 * sb_job_cfg says whether each was given. */
+	int64_t uid;
+	int64_t gid;
+	int create_serialize;
+
+	int atomic; /* implies direct (prepare.c) */
+	/* Kept, and shown with the job's options: fio 3.33 marks every Nth
+	 * write a barrier only for an engine with FIO_BARRIER (libpmem),
+	 * whose I/O path never reads the mark, so the I/O is the same. */
+	int64_t write_barrier;
 };
 
 /* The enum options' values: each an index into the option's choices, which

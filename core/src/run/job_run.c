@@ -15,6 +15,7 @@
 #include "../safety/guard_paths.h"
 #include "../machine/counters.h"
 #include "../safety/watch.h"
+#include "../worker/creds.h"
 
 static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 {
@@ -35,10 +36,16 @@ static void hook_failed(struct sb_runjob *rj, const char *hook, int rc)
 	job_fail(rj, rc, msg);
 }
 
-/* fio lays files out before a job that reads them (so reads read real
+/*
+ * fio lays files out before a job that reads them (so reads read real
  * data) or that asks to overwrite allocated blocks. The layout runs
  * through the engine, so a remote engine's files (an NFS export's) are
- * laid out too. */
+ * laid out too. Any other job's files fio's setup creates too, empty, and
+ * here a clone's open does it; but when the clones take other ids and fio
+ * would set the files up in its main process (create_serialize=1), they
+ * are created before, as the run's user, so that they belong to whom fio's
+ * belong to (worker/creds.h). Returns an enum sb_layout_kind, or 0.
+ */
 static int needs_layout(const struct sb_runjob *rj)
 {
 	const struct sb_job_opts *o = &rj->opts;
@@ -46,7 +53,10 @@ static int needs_layout(const struct sb_runjob *rj)
 	if (rj->eops->flags & SB_ENGINE_NO_FILES || o->create_on_open ||
 	    (!o->size.bytes && !rj->cfg.filesize.max) || o->verify_only)
 		return 0;
-	return rj->gen || sb_rw_uses(o, SB_DDIR_READ) || o->overwrite;
+	if (rj->gen || sb_rw_uses(o, SB_DDIR_READ) || o->overwrite)
+		return SB_LAYOUT_WRITE;
+	return sb_creds_switch(rj) && !sb_creds_in_layout(rj) ? SB_LAYOUT_CREATE
+							      : 0;
 }
 
 static void *layout_main(void *arg)
@@ -92,10 +102,10 @@ static int lay_out_one(struct sb_runjob *rj, struct sb_worker *lw)
  * filename= are shared and laid out once. */
 static int lay_out(struct sb_runjob *rj)
 {
+	int kind = needs_layout(rj), rc = 0;
 	struct sb_worker *lw;
-	int rc = 0;
 
-	if (!needs_layout(rj))
+	if (!kind)
 		return 0;
 	lw = calloc(1, sizeof(*lw));
 	rj->nfound_sizes =
@@ -116,7 +126,7 @@ static int lay_out(struct sb_runjob *rj)
 		memset(lw, 0, sizeof(*lw));
 		lw->rj = rj;
 		lw->idx = i;
-		lw->layout = 1;
+		lw->layout = kind;
 		rc = sb_worker_wake_open(lw);
 		if (rc) {
 			job_fail(rj, rc,

@@ -75,6 +75,8 @@ struct sb_job_cfg {
 	int think_blocks_set; /* thinktime_blocks was given */
 	int write_hint_set;   /* write_hint was given */
 	int ioprio_set;	      /* prio or prioclass was given */
+	int uid_set;	      /* uid was given */
+	int gid_set;	      /* gid was given */
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX
@@ -454,6 +456,14 @@ struct sb_worker_hook {
 	uint64_t calls;
 };
 
+/* What a layout worker does (sb_worker.layout), 0 being a clone's run. */
+enum sb_layout_kind {
+	SB_LAYOUT_WRITE = 1, /* writes the files out before a reading job */
+	/* Only creates the files the job would create, as the run's user
+	 * before a clone takes other credentials (worker/creds.h). */
+	SB_LAYOUT_CREATE = 2,
+};
+
 /*
  * One clone of a job. Each part below is written by one file (its comment
  * says which); the fields here are set by run/job_run.c when it makes the
@@ -463,7 +473,7 @@ struct sb_worker_hook {
 struct sb_worker {
 	struct sb_runjob *rj;
 	unsigned idx;
-	int layout; /* lay the files out; measure nothing */
+	int layout; /* enum sb_layout_kind; measure nothing */
 	int phase;  /* enum sb_phase */
 	pthread_t thread;
 	int finished; /* set (release) as the thread leaves */

@@ -570,6 +570,8 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 	c->write_hint_set = sb_jobdef_get(rj->def, "write_hint") != NULL;
 	c->ioprio_set = sb_jobdef_get(rj->def, "prio") != NULL ||
 			sb_jobdef_get(rj->def, "prioclass") != NULL;
+	c->uid_set = sb_jobdef_get(rj->def, "uid") != NULL;
+	c->gid_set = sb_jobdef_get(rj->def, "gid") != NULL;
 	c->serialize =
 		o->serialize_overlap && o->iodepth > 1 &&
 		(sb_rw_uses(o, SB_DDIR_WRITE) || sb_rw_uses(o, SB_DDIR_TRIM));
@@ -617,6 +619,9 @@ static void settle_direct(struct sb_runjob *rj)
 			last = kv->key;
 	if (last && !strcmp(last, "buffered"))
 		rj->opts.direct = !rj->opts.buffered;
+	/* fio's fixup_options: atomic implies direct, whatever else says. */
+	if (rj->opts.atomic)
+		rj->opts.direct = 1;
 }
 
 /* Values fio would take but that cannot run: named with where they came
@@ -865,6 +870,7 @@ static void fill_job_facts(struct sb_runjob *rj)
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		j->bs[d] = rj->opts.bs[d];
 	j->filename = rj->cfg.first_name;
+	j->atomic = rj->opts.atomic;
 	j->rw = (sb_rw_uses(&rj->opts, SB_DDIR_READ) ? SB_JOB_READS : 0) |
 		(sb_rw_uses(&rj->opts, SB_DDIR_WRITE) ? SB_JOB_WRITES : 0) |
 		(sb_rw_uses(&rj->opts, SB_DDIR_TRIM) ? SB_JOB_TRIMS : 0) |
@@ -982,11 +988,14 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 	if (rc)
 		return rc;
 	if (rj->opts.direct && !(rj->eops->flags & SB_ENGINE_DIRECT)) {
-		const struct sb_kv *d = sb_jobdef_get(def, "direct");
+		const struct sb_kv *a = sb_jobdef_get(def, "atomic");
+		const struct sb_kv *d =
+			rj->opts.atomic ? a : sb_jobdef_get(def, "direct");
 
-		return sb_err(
-			ctx, -EOPNOTSUPP, "%s: engine %s cannot do direct=1",
-			d ? d->where : def->where, rj->engine->desc->name);
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: engine %s cannot do direct=1%s",
+			      d ? d->where : def->where, rj->engine->desc->name,
+			      rj->opts.atomic ? " (atomic=1 implies it)" : "");
 	}
 	return 0;
 }

@@ -17,6 +17,7 @@
 
 #include "../loader/loader.h"
 #include "../util/msg.h"
+#include "creds.h"
 #include "numa.h"
 #include "../util/rand.h"
 #include "contract.h"
@@ -197,6 +198,18 @@ static void close_logs(struct sb_worker *w)
 	w->timing.log = NULL;
 }
 
+/* Open each file the worker has not open, which the engine creates and
+ * preallocates as the job needs it, and close it again. */
+static void open_each(struct sb_worker *w)
+{
+	for (unsigned i = 0; i < w->nfiles && !w->err.code; i++) {
+		int was_open = w->files[i].open;
+
+		if (sb_wfile_open(w, i) == 0 && !was_open)
+			sb_wfile_close(w, &w->files[i]);
+	}
+}
+
 /* create_only: fio sets up the files (the layout did, or the engine
  * creates and preallocates each as it opens it) and the job is done, with
  * no I/O. */
@@ -204,12 +217,7 @@ static void create_files(struct sb_worker *w)
 {
 	getrusage(RUSAGE_THREAD, &w->span.ru_start);
 	w->span.start_ns = w->span.ramp_end_ns = now_ns();
-	for (unsigned i = 0; i < w->nfiles && !w->err.code; i++) {
-		int was_open = w->files[i].open;
-
-		if (sb_wfile_open(w, i) == 0 && !was_open)
-			sb_wfile_close(w, &w->files[i]);
-	}
+	open_each(w);
 	w->span.end_ns = now_ns();
 	getrusage(RUSAGE_THREAD, &w->span.ru_end);
 }
@@ -369,11 +377,13 @@ int sb_worker_run(struct sb_worker *w)
 	w->eng.h.complete = sb_io_callback;
 	w->eng.h.owner = w;
 	w->eng.env.job_id = rj->job_id;
-	if (w->layout)
+	if (w->layout == SB_LAYOUT_WRITE)
 		w->eng.env.flags |= SB_ENV_LAYOUT;
-	if (!w->layout)
+	if (!w->layout || sb_creds_in_layout(rj))
+		sb_creds_apply(w);
+	if (!w->layout && !w->err.code)
 		set_priorities(w);
-	if (!w->layout && rj->cfg.cpus) {
+	if (!w->err.code && !w->layout && rj->cfg.cpus) {
 		struct sb_cpus set;
 
 		/* split counts clones across every job of the run, as fio
@@ -406,7 +416,9 @@ int sb_worker_run(struct sb_worker *w)
 	}
 	if (!w->err.code && !sb_wfiles_build(w) && !sb_iolog_open(w) &&
 	    !open_first(w) && !alloc_slots(w) && !start_generator(w)) {
-		if (w->layout)
+		if (w->layout == SB_LAYOUT_CREATE)
+			open_each(w);
+		else if (w->layout)
 			run_phase(w, SB_PH_LAYOUT);
 		else
 			run_job(w);

@@ -236,13 +236,22 @@ static inline int sb_fe_open(struct sb_env *env, struct sb_file *f,
 		flags |= O_CREAT;
 	if (env->job->direct)
 		flags |= O_DIRECT;
+	/* fio's open gives a trim job neither flag; its layout opens its own
+	 * way, without them. */
+	if (env->job->atomic && !(env->job->rw & SB_JOB_TRIMS) &&
+	    !(env->flags & SB_ENV_LAYOUT))
+		flags |= O_DIRECT | SB_O_ATOMIC;
 	flags |= sb_fe_sync_flag(env->job);
 	f->fd = open(f->path, flags, 0644);
 	err = errno;
-	/* A file that cannot be written may still be read; when it cannot be
-	 * opened at all, why it could not be written (EROFS for a new file on
-	 * a read-only mount) says more than the read-only retry's ENOENT. */
-	if (f->fd < 0 && (err == EACCES || err == EROFS || err == EPERM))
+	/* A file that cannot be written may still be read by a job that only
+	 * reads; a job that writes or trims fails at the open, as fio's does
+	 * (it opens such a job's files read-write, with no retry). When it
+	 * cannot be opened at all, why it could not be written (EROFS for a
+	 * new file on a read-only mount) says more than the read-only retry's
+	 * ENOENT. */
+	if (f->fd < 0 && (err == EACCES || err == EROFS || err == EPERM) &&
+	    !(env->job->rw & (SB_JOB_WRITES | SB_JOB_TRIMS)))
 		f->fd = open(f->path, (flags & ~(O_RDWR | O_CREAT)) | O_RDONLY);
 	if (f->fd < 0) {
 		if (err == ENOENT && !create)

@@ -4,8 +4,8 @@
 # exact amounts in the normal report, through one mapping of the whole file
 # and through 64 KiB windows; a new file grown at open with its blocks
 # reserved; a file that cannot be written (immutable) read through a
-# read-only mapping, and writes to it failing with EBADF rather than a
-# fault; thp; one run under valgrind.
+# read-only mapping, and a write job on it failing at the open with EPERM;
+# thp; one run under valgrind.
 set -u
 source "$(dirname "$0")/../../../../tests/tap/tap.sh"
 source "$(dirname "$0")/../../common/file_engine_tests.sh"
@@ -52,8 +52,8 @@ else
 fi
 
 # As root, only an immutable file refuses O_RDWR: the engine then maps it
-# read-only. Reads work; a write must fail with the reason the file is not
-# writable (EPERM), not kill the process with SIGSEGV.
+# read-only for a job that only reads. Reads work; a write job fails at
+# the open with the reason the file is not writable (EPERM).
 cp "$T/whole" "$T/ro"
 if chattr +i "$T/ro" 2>/dev/null; then
 	sb_at_exit chattr -i "$T/ro"
@@ -64,8 +64,8 @@ if chattr +i "$T/ro" 2>/dev/null; then
 	out=$(fe_run --name=rw --ioengine=mmap --rw=randwrite --bs=4k \
 		--size=2m --filename="$T/ro") && st=0 || st=$?
 	is "$st" 1 "a write to it fails the job (exit 1, no signal)"
-	like "$(cat "$T/err")" "write error on $T/ro at offset [0-9]+, length 4096: Operation not permitted \(EPERM\)" \
-		"with EPERM, why the file cannot be written (not the EBADF of its read-only mapping)"
+	like "$(cat "$T/err")" "cannot open $T/ro: Operation not permitted \(EPERM\)" \
+		"with EPERM at the open, as fio opens a write job's file read-write or not at all"
 	out=$(fe_run --name=big --ioengine=mmap --rw=randread --bs=4k \
 		--size=4m --filename="$T/ro") && st=0 || st=$?
 	like "$st:$(cat "$T/err")" '^1:.*laying out.*\(EPERM\)' \
