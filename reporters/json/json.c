@@ -408,12 +408,13 @@ static void json_dir(const struct json_job *j, struct json_out *o,
 	json_close(o, '}');
 }
 
-/* fio's "sync": the job's fsync/fdatasync calls and their latencies. */
+/* fio's "sync": the job's fsyncs (total_ios counts only those, as fio's
+ * total_io_u[DDIR_SYNC] does) and the latencies of all its syncs. */
 static void json_sync(const struct json_job *j, struct json_out *o,
 		      const struct sb_view_job *r)
 {
 	json_open(o, "sync", '{');
-	json_u64(o, "total_ios", r->sync_ios);
+	json_u64(o, "total_ios", r->fsyncs);
 	json_lat(j, o, "lat_ns", &r->sync_lat, SB_PCT_CLAT | SB_PCT_LAT);
 	json_close(o, '}');
 }

@@ -82,6 +82,16 @@ extern "C" {
 #define SB_DDIR_COUNT	 3 /* directions that carry statistics */
 #define SB_DDIR_SYNC	 4 /* fsync of io->file; no data, no offset */
 #define SB_DDIR_DATASYNC 5 /* fdatasync of io->file */
+/* ABI 2.3: sync_file_range() of io->file's [offset, offset + length) with
+ * io->sync_flags; a length of 0 syncs nothing and completes with 0 (fio
+ * skips the call). Sent only to engines with SB_ENGINE_SYNC_RANGE. */
+#define SB_DDIR_SYNC_RANGE 6
+
+/* struct sb_io.sync_flags (ABI 2.3): fio's sync_file_range= flags. Their
+ * values are Linux's SYNC_FILE_RANGE_* ones. */
+#define SB_SYNC_RANGE_WAIT_BEFORE (1u << 0)
+#define SB_SYNC_RANGE_WRITE	  (1u << 1)
+#define SB_SYNC_RANGE_WAIT_AFTER  (1u << 2)
 
 /* struct sb_job.sync_writes: fio's sync= (sync=1 is O_SYNC). */
 #define SB_SYNC_NONE  0
@@ -171,6 +181,8 @@ struct sb_io {
 	void *buf;
 	int64_t result;
 	uintptr_t engine_data;
+	uint32_t sync_flags; /* ABI 2.3: SB_SYNC_RANGE_* of an
+				SB_DDIR_SYNC_RANGE; 0 otherwise */
 };
 
 /* queue() results; a negative value is a fatal engine error. A per-I/O
@@ -222,6 +234,14 @@ struct sb_io {
  * each I/O's length, so a plugin built for 2.2 needs a 2.2 host.
  */
 #define SB_ENGINE_NO_IO (1u << 6)
+
+/*
+ * ABI 2.3. The engine does SB_DDIR_SYNC_RANGE (fio's sync_file_range=).
+ * The host refuses a job that sets sync_file_range= and writes on an
+ * engine without it, or on one built for an older minor, so an engine
+ * never sees a direction it does not know.
+ */
+#define SB_ENGINE_SYNC_RANGE (1u << 7)
 
 /*
  * getevents()'s timeout_ns when the worker has no deadline (no runtime=,

@@ -105,6 +105,7 @@ struct sb_view_job {
 	uint32_t iodepth;
 	int continue_on_error;
 	uint64_t sync_ios;
+	uint64_t fsyncs; /* of sync_ios: fio's "sync" total_ios */
 	struct sb_view_lat sync_lat;
 	struct sb_view_fact *options;
 	size_t noptions;
@@ -351,6 +352,7 @@ static inline int sb_view_job_fill(const struct sb_host *h,
 	v->continue_on_error =
 		(int)sb_view_u64_(h, r, J, SB_FIG_CONTINUE_ON_ERR);
 	v->sync_ios = sb_view_u64_(h, r, SB_SCOPE_SYNC, SB_FIG_IOS);
+	v->fsyncs = sb_view_u64_(h, r, SB_SCOPE_SYNC, SB_FIG_FSYNCS);
 	sb_view_lat_(h, r, SB_SCOPE_SYNC, SB_FIG_LAT, &v->sync_lat);
 	while (h->res_list(r, SB_LIST_PERCENTILES, k, &it) == 0)
 		k++;

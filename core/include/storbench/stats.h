@@ -55,8 +55,10 @@ extern "C" {
 #define SB_SCOPE_WRITE 1u
 #define SB_SCOPE_TRIM  2u
 #define SB_SCOPE_MIXED 3u /* only when SB_FIG_UNIFIED is not NONE */
-#define SB_SCOPE_SYNC  4u /* fsync/fdatasync: SB_FIG_IOS and SB_FIG_LAT */
-#define SB_SCOPE_JOB   5u
+#define SB_SCOPE_SYNC                                                          \
+	4u /* fsync/fdatasync/sync_file_range: SB_FIG_IOS, SB_FIG_LAT,         \
+	      SB_FIG_FSYNCS */
+#define SB_SCOPE_JOB 5u
 
 /*
  * Figures. (u64) and the like say which res_* function reads it; "dir"
@@ -70,6 +72,10 @@ extern "C" {
 #define SB_FIG_RUNTIME_NS                                                      \
 	4u /* (u64) time the direction was active;                             \
 	      job: wall time of the job's I/O phase */
+/* ABI 2.3, SYNC: (u64) how many of the syncs were fsyncs, which is what
+ * fio's "sync" total_ios counts (its fdatasyncs and sync_file_ranges are
+ * timed, not counted there). */
+#define SB_FIG_FSYNCS 5u
 
 /* dir (and SYNC for SB_FIG_LAT): a latency's figures are its base plus
  * one of SB_LAT_*; the base alone names its histogram (res_hist). */

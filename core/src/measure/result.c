@@ -160,6 +160,8 @@ static int sync_view(const struct sb_runjob *rj, struct sb_job_res *res,
 			src = snap;
 		}
 		sb_lat_merge(res->sync_lat, src);
+		res->r.fsyncs += __atomic_load_n(&rj->workers[k].meas.fsyncs,
+						 __ATOMIC_RELAXED);
 	}
 	free(snap);
 	sb_lat_view(res->sync_lat, &res->r.sync_lat);

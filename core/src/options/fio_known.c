@@ -149,14 +149,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .category = SB_CAT_TARGET},
 
 	/* I/O type */
-	{.name = "sync_file_range",
-	 .type = "choice",
-	 .range = "wait_before|write|wait_after",
-	 .help = "calls sync_file_range() with the given flags after every N "
-		 "writes",
-	 .support = SB_SUPPORT_NO,
-	 .note = "no engine issues sync_file_range()",
-	 .category = SB_CAT_IO_TYPE},
 
 	/* Block size */
 

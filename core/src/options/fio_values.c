@@ -1532,3 +1532,67 @@ int sb_val_filename_format(const char *fmt, const char *jobname,
 			       outlen - 1);
 	return 0;
 }
+
+/* atoi() of fio's get_opt_postfix(): the text after the first ':' of s,
+ * its leading blanks skipped; no number reads as 0. */
+static uint32_t postfix_number(const char *s)
+{
+	const char *p = strchr(s, ':');
+	int neg = 0;
+	uint64_t v = 0;
+
+	if (!p)
+		return 1;
+	for (p++; *p == ' ' || *p == '\t'; p++)
+		;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	for (; isdigit((unsigned char)*p) && v <= UINT32_MAX; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	/* fio keeps atoi()'s int in an unsigned: -1 is 4294967295. */
+	return neg ? (uint32_t)(0 - (uint32_t)v) : (uint32_t)v;
+}
+
+/*
+ * fio's FIO_OPT_STR_MULTI with str_sfr_cb: the value is read in rounds, one
+ * from each comma on to the end of the value. A round matches when its
+ * first word (up to the first ',', else the first ':') is one of the flags
+ * exactly; it then ORs that flag in and sets N from the round's ":N"
+ * (get_opt_postfix, atoi), 1 without one. A round that matches nothing is
+ * skipped, and the value fails only when no round matched: so
+ * "write:4,wait_after" is wait_after every write, as fio 3.33 runs it.
+ */
+int sb_val_sync_range(const char *s, struct sb_sync_range *out, char *err,
+		      size_t errlen)
+{
+	static const struct {
+		const char *word;
+		uint32_t flag;
+	} words[] = {
+		{"wait_before", SB_SYNC_RANGE_WAIT_BEFORE},
+		{"write", SB_SYNC_RANGE_WRITE},
+		{"wait_after", SB_SYNC_RANGE_WAIT_AFTER},
+	};
+	int matched = 0;
+
+	for (const char *r = s; r;
+	     r = strchr(r, ',') ? strchr(r, ',') + 1 : 0) {
+		size_t len = strcspn(r, ",");
+
+		if (!r[len])
+			len = strcspn(r, ":");
+		for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i].word) == len &&
+			    strncmp(words[i].word, r, len) == 0) {
+				out->flags |= words[i].flag;
+				out->every = postfix_number(r);
+				matched = 1;
+			}
+	}
+	if (!matched)
+		return sb_perr(err, errlen, -EINVAL,
+			       "expected wait_before, write or wait_after, "
+			       "joined by ',', then :N (sync after every N "
+			       "writes)");
+	return 0;
+}

@@ -72,6 +72,16 @@ struct sb_ss_spec {
 int sb_val_steadystate(const char *s, int kb_base, struct sb_ss_spec *out,
 		       char *err, size_t errlen);
 
+/* sync_file_range=write,wait_after:N: SB_SYNC_RANGE_* flags and N (fio's
+ * sync_file_range_nr, 1 without ":N"; 0 issues none). Each value ORs its
+ * flags into out, as fio's does, so [global]'s and the job's add up. */
+struct sb_sync_range {
+	uint32_t flags;
+	uint32_t every;
+};
+int sb_val_sync_range(const char *s, struct sb_sync_range *out, char *err,
+		      size_t errlen);
+
 /* max_latency=10ms,20ms: nanoseconds per direction; a bare number is in
  * microseconds, as fio's is_time options read it. */
 int sb_val_time_dirs_us(const char *s, uint64_t out[SB_DDIR_COUNT], char *err,

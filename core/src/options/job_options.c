@@ -249,6 +249,10 @@ const struct sb_option sb_core_options[] = {
 		 "0 and 1 are none and sync"},
 	{OPT("fdatasync", fdatasync_every), .type = SB_OPT_INT, .min = 0,
 	 .max = INT64_MAX, .help = "fdatasync the file after every N writes"},
+	{OPT("sync_file_range", sync_range), .type = SB_OPT_SYNC_RANGE,
+	 .help = "sync_file_range() of what was written since the last sync, "
+		 "after every N writes: wait_before, write, wait_after, "
+		 "joined by ',', then :N"},
 	{OPT("fsync_on_close", fsync_on_close), .type = SB_OPT_BOOL,
 	 .help = "fsync each written file at the end, as end_fsync"},
 	{OPT("buffered", buffered), .type = SB_OPT_BOOL, .def = "1",

@@ -76,6 +76,7 @@ struct sb_job_opts {
 	int fallocate; /* index into sb_fallocate_names */
 	int sync_mode; /* index into sb_sync_names */
 	int64_t fdatasync_every;
+	struct sb_sync_range sync_range; /* sync_file_range= */
 	int fsync_on_close;
 	int buffered;
 	int allow_mounted_write;

@@ -62,6 +62,8 @@ const char *sb_opt_type_name(int type)
 		return "time per direction";
 	case SB_OPT_STEADYSTATE:
 		return "criterion:limit";
+	case SB_OPT_SYNC_RANGE:
+		return "flags[:N]";
 	}
 	return "?";
 }
@@ -265,6 +267,9 @@ static int parse_value(const struct sb_option *o, char *field,
 		return sb_val_steadystate(value, kb_base,
 					  (struct sb_ss_spec *)(void *)field,
 					  err, len);
+	case SB_OPT_SYNC_RANGE:
+		return sb_val_sync_range(
+			value, (struct sb_sync_range *)(void *)field, err, len);
 	case SB_OPT_RANGE_DIRS:
 		return sb_val_range_dirs(value, kb_base,
 					 (struct sb_range *)(void *)field, err,

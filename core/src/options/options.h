@@ -31,6 +31,7 @@ enum sb_core_opt_type {
 	SB_OPT_TIME_RANGE,     /* struct sb_time_range: startdelay=5-10 */
 	SB_OPT_TIME_DIRS, /* uint64_t[SB_DDIR_COUNT] ns; a bare number is us */
 	SB_OPT_STEADYSTATE, /* struct sb_ss_spec: iops_slope:0.01% */
+	SB_OPT_SYNC_RANGE,  /* struct sb_sync_range: write,wait_after:4 */
 };
 
 const struct sb_option *sb_opt_find(const struct sb_option *table,

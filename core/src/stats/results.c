@@ -191,6 +191,8 @@ static struct fig job_fig(const struct sb_job_result *r, uint32_t scope,
 	if (scope == SB_SCOPE_SYNC) {
 		if (fig == SB_FIG_IOS)
 			return u64(r->sync_ios);
+		if (fig == SB_FIG_FSYNCS)
+			return u64(r->fsyncs);
 		if ((fig & ~0xffu) == SB_FIG_LAT)
 			return lat_fig(&r->sync_lat, fig & 0xffu);
 		return none;

@@ -95,6 +95,7 @@ struct sb_job_result {
 	unsigned iodepth;
 	int continue_on_error;
 	uint64_t sync_ios;
+	uint64_t fsyncs; /* of sync_ios */
 	/* latency_target: the depth the search settled at, and its options. */
 	unsigned latency_depth;
 	uint64_t latency_target_ns, latency_window_ns;

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const iolog_names[] = {"read", "write", "trim",
-					  "",	  "sync",  "datasync"};
+static const char *const iolog_names[] = {
+	"read", "write", "trim", "", "sync", "datasync", "sync_file_range"};
 
 void sb_iolog_path(const struct sb_runjob *rj, unsigned idx, char *buf,
 		   size_t len)

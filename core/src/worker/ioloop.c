@@ -17,8 +17,8 @@
 
 #include "contract.h"
 
-static const char *const ddir_names[] = {"read", "write", "trim",
-					 "",	 "sync",  "datasync"};
+static const char *const ddir_names[] = {
+	"read", "write", "trim", "", "sync", "datasync", "sync_file_range"};
 
 static uint64_t now_ns(void)
 {
@@ -227,12 +227,20 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	if (w->phase == SB_PH_MAIN && io->ddir < SB_DDIR_COUNT)
 		w->meas.think_done++;
 	if (io->ddir >= SB_DDIR_COUNT) {
+		int counted = w->phase == SB_PH_MAIN &&
+			      now >= w->span.ramp_end_ns && !s->end_sync;
+
+		/* fio empties the file's span at a sync, failed or not. */
+		sb_stream_landed(w, io);
 		if (io->result < 0)
 			return io_error(w, io);
-		/* fio's "sync" figures: how long each fsync took. */
-		if (w->timing.what && w->phase == SB_PH_MAIN &&
-		    now >= w->span.ramp_end_ns)
+		/* fio's "sync" figures: how long each sync took, and how
+		 * many were fsyncs (its total_ios). */
+		if (w->timing.what && counted)
 			sb_lat_add(&w->meas.sync_lat, now - s->issue_ns);
+		if (counted && io->ddir == SB_DDIR_SYNC)
+			__atomic_store_n(&w->meas.fsyncs, w->meas.fsyncs + 1,
+					 __ATOMIC_RELAXED);
 		return 0;
 	}
 	d = &w->meas.dir[io->ddir];
@@ -257,6 +265,8 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 			sb_stream_write_failed(w, s);
 		return io_error(w, io);
 	}
+	if (io->ddir == SB_DDIR_WRITE && w->rj->opts.sync_range.every)
+		sb_stream_landed(w, io);
 	if (w->phase == SB_PH_LAYOUT || w->phase == SB_PH_PREREAD ||
 	    now < w->span.ramp_end_ns)
 		return s->verify ? verify_read(w, s) : 0;

@@ -206,6 +206,8 @@ struct sb_ioslot {
 	int verify;	      /* a read whose data is checked */
 	int queued;	      /* the engine holds it (SB_Q_QUEUED, no event) */
 	int done_in_queue;    /* host->complete() came inside its queue() */
+	/* end_fsync's, which fio neither counts nor times (TD_FSYNCING). */
+	int end_sync;
 	/* A generator's I/O whose completion goes back to its complete():
 	 * the spec as it was yielded. */
 	int gen_fb;
@@ -260,7 +262,8 @@ struct sb_file_service {
 struct sb_worker_syncs {
 	int due; /* a sync of file before the next I/O */
 	unsigned file;
-	int held; /* held_spec waits behind that sync (or a drain) */
+	uint32_t ddir; /* which: SB_DDIR_SYNC, _DATASYNC or _SYNC_RANGE */
+	int held;      /* held_spec waits behind that sync (or a drain) */
 	struct sb_io_spec held_spec;
 	unsigned end_next; /* end_fsync: next file to sync */
 };
@@ -395,9 +398,10 @@ struct sb_worker_meas {
 	uint64_t depth_dist[SB_DEPTH_BUCKETS];
 	uint64_t submit_dist[SB_DEPTH_BUCKETS];
 	uint64_t complete_dist[SB_DEPTH_BUCKETS];
-	struct sb_lat_acc sync_lat; /* fsync/fdatasync latencies */
-	uint64_t clock_tick;	    /* gtod_reduce: completions since a read */
-	uint64_t last_now_ns;	    /* gtod_reduce: the last clock read */
+	struct sb_lat_acc sync_lat; /* every sync's latency */
+	uint64_t fsyncs;      /* those that were fsyncs: fio's total_ios */
+	uint64_t clock_tick;  /* gtod_reduce: completions since a read */
+	uint64_t last_now_ns; /* gtod_reduce: the last clock read */
 	/* thinktime_blocks_type=complete: main-phase I/Os completed. */
 	uint64_t think_done;
 	/* rate_min/rate_iops_min: what the current rate_cycle has done. */

@@ -606,6 +606,16 @@ static int check_engine(struct sb_ctx *ctx, struct sb_runjob *rj)
 		return sb_err(ctx, -EOPNOTSUPP,
 			      "%s: engine %s cannot remove files (unlink=1)",
 			      where_of(rj, "unlink"), name);
+	/* Only a job that writes ever issues one, as in fio. An engine
+	 * built for ABI 2.2 cannot have meant the flag. */
+	if (rj->opts.sync_range.every &&
+	    (rj->gen || sb_rw_uses(&rj->opts, SB_DDIR_WRITE)) &&
+	    (rj->engine->desc->abi_minor < 3 ||
+	     !(rj->eops->flags & SB_ENGINE_SYNC_RANGE)))
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: engine %s does not issue sync_file_range "
+			      "(it needs SB_ENGINE_SYNC_RANGE, ABI 2.3)",
+			      where_of(rj, "sync_file_range"), name);
 	return 0;
 }
 

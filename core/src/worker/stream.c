@@ -1,6 +1,7 @@
 /*
  * The stream a worker issues: the workload's I/Os (the fio workload or a
- * generator plugin, checked by contract.c), with fsync=/fdatasync= and
+ * generator plugin, checked by contract.c), with fsync=/fdatasync=/
+ * sync_file_range= and
  * end_fsync's syncs and verify's reads (the backlog, the read-back) woven
  * in; each is paced by pace.c and logged by iolog.c.
  */
@@ -89,7 +90,9 @@ static void set_io(struct sb_worker *w, struct sb_ioslot *s, int ddir,
 	s->io.file = &w->files[file].f;
 	s->io.offset = off;
 	s->io.length = len;
+	s->io.sync_flags = 0;
 	s->verify = 0;
+	s->end_sync = 0;
 	s->intended_ns = 0;
 	s->gen_fb = 0;
 }
@@ -184,25 +187,69 @@ static void note_write(struct sb_worker *w, struct sb_ioslot *s, unsigned file)
 	}
 }
 
-/* fsync=N / fdatasync=N after the Nth write of a file. */
+/* fsync=N / fdatasync=N / sync_file_range=...:N after the Nth write of a
+ * file; when several fall due, the first of them in fio's order
+ * (get_rw_ddir). */
 static void count_for_sync(struct sb_worker *w, unsigned file)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
 	/* Counted over the job, as fio counts; the file written syncs. */
 	uint64_t n = w->vs.nwrites;
+	uint32_t ddir;
 
-	if ((o->fsync_every > 0 && n % (uint64_t)o->fsync_every == 0) ||
-	    (o->fdatasync_every > 0 && n % (uint64_t)o->fdatasync_every == 0)) {
-		w->syncs.due = 1;
-		w->syncs.file = file;
-	}
+	if (o->fsync_every > 0 && n % (uint64_t)o->fsync_every == 0)
+		ddir = SB_DDIR_SYNC;
+	else if (o->fdatasync_every > 0 &&
+		 n % (uint64_t)o->fdatasync_every == 0)
+		ddir = SB_DDIR_DATASYNC;
+	else if (o->sync_range.every && n % o->sync_range.every == 0)
+		ddir = SB_DDIR_SYNC_RANGE;
+	else
+		return;
+	w->syncs.due = 1;
+	w->syncs.file = file;
+	w->syncs.ddir = ddir;
 }
 
+/* A sync of file: SB_DDIR_SYNC, _DATASYNC (the job's sync_ddir) or
+ * _SYNC_RANGE, whose range is the file's writes landed since its last
+ * sync, as fio's do_sync_file_range() takes it. */
 static void sync_io(struct sb_worker *w, struct sb_ioslot *s, unsigned file,
-		    int data_only)
+		    uint32_t ddir)
 {
-	set_io(w, s, data_only ? w->rj->cfg.sync_ddir : SB_DDIR_SYNC, file, 0,
-	       0);
+	const struct sb_wfile *f = &w->files[file];
+
+	if (ddir == SB_DDIR_DATASYNC)
+		ddir = (uint32_t)w->rj->cfg.sync_ddir;
+	if (ddir != SB_DDIR_SYNC_RANGE) {
+		set_io(w, s, (int)ddir, file, 0, 0);
+		return;
+	}
+	if (f->span_first == UINT64_MAX)
+		set_io(w, s, (int)ddir, file, 0, 0);
+	else
+		set_io(w, s, (int)ddir, file, f->span_first,
+		       f->span_end - f->span_first);
+	s->io.sync_flags = w->rj->opts.sync_range.flags;
+}
+
+void sb_stream_landed(struct sb_worker *w, const struct sb_io *io)
+{
+	struct sb_wfile *f = (struct sb_wfile *)((char *)io->file -
+						 offsetof(struct sb_wfile, f));
+
+	if (w->phase != SB_PH_MAIN)
+		return;
+	if (io->ddir >= SB_DDIR_COUNT) {
+		f->span_first = UINT64_MAX;
+		f->span_end = UINT64_MAX;
+	} else if (io->ddir == SB_DDIR_WRITE) {
+		if (f->span_first == UINT64_MAX || io->offset < f->span_first)
+			f->span_first = io->offset;
+		if (f->span_end == UINT64_MAX ||
+		    io->offset + io->length > f->span_end)
+			f->span_end = io->offset + io->length;
+	}
 }
 
 /* end_fsync / fsync_on_close: each written file synced once at the end;
@@ -228,7 +275,8 @@ static int end_sync(struct sb_worker *w, struct sb_ioslot *s)
 		    sb_wfile_open(w, i))
 			return w->err.code;
 		if (w->files[i].writes && w->files[i].open) {
-			sync_io(w, s, i, 0);
+			sync_io(w, s, i, SB_DDIR_SYNC);
+			s->end_sync = !layout;
 			return 0;
 		}
 	}
@@ -345,14 +393,18 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 			return lu;
 	}
 	if (w->syncs.due && rc != SB_STREAM_WAIT) {
+		/* A range covers the writes landed before it: all of them
+		 * here, where fio's asynchronous engines take those that
+		 * happen to have completed. */
+		if (rc == 0 && w->syncs.ddir == SB_DDIR_SYNC_RANGE &&
+		    w->fl.inflight)
+			return hold(w, &spec);
 		/* fio syncs before the next I/O: none after the last write. */
 		w->syncs.due = 0;
 		if (rc == 0) {
 			w->syncs.held_spec = spec;
 			w->syncs.held = 1;
-			sync_io(w, s, w->syncs.file,
-				w->rj->opts.fdatasync_every > 0 &&
-					!(w->rj->opts.fsync_every > 0));
+			sync_io(w, s, w->syncs.file, w->syncs.ddir);
 			return 0;
 		}
 	}
@@ -385,7 +437,7 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 		sb_wait_until(w, now_ns() + spec.think_ns);
 	if (spec.ddir >= SB_DDIR_COUNT) {
 		/* A generator's sync: not one of number_ios=, as fio's. */
-		sync_io(w, s, spec.file, spec.ddir == SB_DDIR_DATASYNC);
+		sync_io(w, s, spec.file, spec.ddir);
 	} else {
 		w->st.ios_left--;
 		w->vs.nspecs++;

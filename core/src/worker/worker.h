@@ -82,6 +82,9 @@ void sb_stream_replay_start(struct sb_worker *w);
 void sb_stream_free(struct sb_worker *w);
 /* A write of the main phase failed: verify must not check it. */
 void sb_stream_write_failed(struct sb_worker *w, const struct sb_ioslot *s);
+/* A main-phase write that landed whole, or a sync done: the span of the
+ * file's writes since its last sync, which sync_file_range= covers. */
+void sb_stream_landed(struct sb_worker *w, const struct sb_io *io);
 /* A write's data, just before it is queued. */
 void sb_stream_fill(struct sb_worker *w, struct sb_ioslot *s);
 /* At the start of a phase (w->phase set): its number_ios budget, and the

@@ -46,7 +46,12 @@ struct sb_wfile {
 	int regular;	 /* a regular file (file_append), set with found */
 	int open;	 /* open_file succeeded; close owed */
 	uint64_t writes; /* since the last sync of the file */
-	uint64_t loop;	 /* unlink_each_loop: the pattern's loop it is in */
+	/* sync_file_range=: the span of the writes landed since the file's
+	 * last sync (fio's f->first_write, f->last_write). fio's file starts
+	 * zeroed, not empty: its first range begins at 0. UINT64_MAX: no
+	 * write since a sync. */
+	uint64_t span_first, span_end;
+	uint64_t loop; /* unlink_each_loop: the pattern's loop it is in */
 	/* verify: per block of the region, 1 + the index of its latest
 	 * write, so a replayed write later overwritten is not checked. */
 	uint64_t *last_write;

@@ -36,9 +36,9 @@ static inline unsigned sb_ae_depth(const struct sb_env *env)
 
 /*
  * queue() for an I/O the engine does not hand to the kernel: fsync,
- * fdatasync and trim (sb_fe_nodata). A sync must cover every write queued
- * before it, and a trim must neither overtake an earlier write to its range
- * nor be overtaken by a later one, so each waits until nothing is
+ * fdatasync, sync_file_range and trim (sb_fe_nodata). A sync must cover every
+ * write queued before it, and a trim must neither overtake an earlier write to
+ * its range nor be overtaken by a later one, so each waits until nothing is
  * outstanding (SB_Q_BUSY makes the host reap first) and then runs here, as
  * fio's libaio and io_uring engines run their trims (FIO_ASYNCIO_SYNC_TRIM).
  * Any other direction fails at once with EOPNOTSUPP.
@@ -46,7 +46,7 @@ static inline unsigned sb_ae_depth(const struct sb_env *env)
 static inline int sb_ae_queue_here(struct sb_io *io, unsigned outstanding)
 {
 	int drain = io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC ||
-		    io->ddir == SB_DDIR_TRIM;
+		    io->ddir == SB_DDIR_SYNC_RANGE || io->ddir == SB_DDIR_TRIM;
 
 	if (drain && outstanding)
 		return SB_Q_BUSY;

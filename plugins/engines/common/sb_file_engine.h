@@ -363,11 +363,34 @@ static inline int64_t sb_fe_trim(const struct sb_io *io)
 	return (int64_t)io->length;
 }
 
+/* Linux's SYNC_FILE_RANGE_* bits for SB_SYNC_RANGE_* ones. */
+static inline unsigned int sb_fe_sync_range_flags(uint32_t f)
+{
+	return (f & SB_SYNC_RANGE_WAIT_BEFORE ? SYNC_FILE_RANGE_WAIT_BEFORE
+					      : 0u) |
+	       (f & SB_SYNC_RANGE_WRITE ? SYNC_FILE_RANGE_WRITE : 0u) |
+	       (f & SB_SYNC_RANGE_WAIT_AFTER ? SYNC_FILE_RANGE_WAIT_AFTER : 0u);
+}
+
+/* SB_DDIR_SYNC_RANGE (ABI 2.3) as fio's do_sync_file_range(): an empty
+ * range is no call. 0 or -errno. */
+static inline int64_t sb_fe_sync_range(const struct sb_io *io)
+{
+	if (!io->length)
+		return 0;
+	return sync_file_range(io->file->fd, (off_t)io->offset,
+			       (off_t)io->length,
+			       sb_fe_sync_range_flags(io->sync_flags))
+		       ? -errno
+		       : 0;
+}
+
 /*
  * What an fd engine does with an I/O that is neither a read nor a write:
- * fsync for SB_DDIR_SYNC, fdatasync for SB_DDIR_DATASYNC, sb_fe_trim for
- * SB_DDIR_TRIM, EOPNOTSUPP for anything else. Returns the value for
- * io->result: 0 or io->length when done, -errno otherwise.
+ * fsync for SB_DDIR_SYNC, fdatasync for SB_DDIR_DATASYNC, sync_file_range
+ * for SB_DDIR_SYNC_RANGE, sb_fe_trim for SB_DDIR_TRIM, EOPNOTSUPP for
+ * anything else. Returns the value for io->result: 0 or io->length when
+ * done, -errno otherwise.
  */
 static inline int64_t sb_fe_nodata(const struct sb_io *io)
 {
@@ -376,6 +399,8 @@ static inline int64_t sb_fe_nodata(const struct sb_io *io)
 		return fsync(io->file->fd) ? -errno : 0;
 	case SB_DDIR_DATASYNC:
 		return fdatasync(io->file->fd) ? -errno : 0;
+	case SB_DDIR_SYNC_RANGE:
+		return sb_fe_sync_range(io);
 	case SB_DDIR_TRIM:
 		return sb_fe_trim(io);
 	default:

@@ -533,6 +533,12 @@ static int uring_queue(struct sb_env *env, struct sb_io *io)
 		if (o->hipri)
 			return sb_ae_queue_here(io, s->inflight);
 		break;
+	case SB_DDIR_SYNC_RANGE:
+		/* The opcode's length is 32 bits, and an empty range is no
+		 * call (fio's would sync to the end of the file). */
+		if (o->hipri || !io->length || io->length > UINT32_MAX)
+			return sb_ae_queue_here(io, s->inflight);
+		break;
 	case SB_DDIR_TRIM:
 		/* BLKDISCARD has no opcode, a polled ring takes no fallocate,
 		 * and an old kernel may have none: drain, then trim here
@@ -568,6 +574,13 @@ static int uring_queue(struct sb_env *env, struct sb_io *io)
 				    io->ddir == SB_DDIR_DATASYNC
 					    ? IORING_FSYNC_DATASYNC
 					    : 0);
+		flags |= IOSQE_IO_DRAIN;
+		break;
+	case SB_DDIR_SYNC_RANGE:
+		/* IORING_OP_SYNC_FILE_RANGE, as fio's io_uring engine. */
+		io_uring_prep_sync_file_range(
+			sqe, fd, (unsigned)io->length, io->offset,
+			(int)sb_fe_sync_range_flags(io->sync_flags));
 		flags |= IOSQE_IO_DRAIN;
 		break;
 	case SB_DDIR_TRIM:
@@ -744,7 +757,8 @@ static int uring_report(struct sb_env *env)
 
 static const struct sb_engine_ops uring_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
+	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT | SB_ENGINE_TRIM |
+		 SB_ENGINE_SYNC_RANGE,
 	.state_size = sizeof(struct uring_state),
 	.setup = uring_setup,
 	.check = uring_check,

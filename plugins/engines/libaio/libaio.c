@@ -398,7 +398,8 @@ static struct sb_io *libaio_event(struct sb_env *env, unsigned index)
 
 static const struct sb_engine_ops libaio_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
+	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT | SB_ENGINE_TRIM |
+		 SB_ENGINE_SYNC_RANGE,
 	.state_size = sizeof(struct libaio_state),
 	.setup = libaio_setup,
 	.init = libaio_init,

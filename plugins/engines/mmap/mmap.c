@@ -275,7 +275,10 @@ static int mmap_queue(struct sb_env *env, struct sb_io *io)
 	uint64_t len;
 	int rc;
 
-	if (io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC) {
+	/* fio's mmap engine msyncs the whole mapping for a
+	 * sync_file_range too. */
+	if (io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC ||
+	    io->ddir == SB_DDIR_SYNC_RANGE) {
 		io->result = mmap_sync(s, io->file->fd,
 				       io->ddir == SB_DDIR_DATASYNC);
 		return SB_Q_COMPLETED;
@@ -325,7 +328,7 @@ static int mmap_queue(struct sb_env *env, struct sb_io *io)
 
 static const struct sb_engine_ops mmap_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_TRIM,
+	.flags = SB_ENGINE_TRIM | SB_ENGINE_SYNC_RANGE,
 	.state_size = sizeof(struct mmap_state),
 	.check = mmap_check,
 	.init = mmap_init,

@@ -72,9 +72,7 @@ static int null_queue(struct sb_env *env, struct sb_io *io)
 	const struct null_opts *o = env->opts;
 	struct null_state *s = env->state;
 
-	io->result = io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC
-			     ? 0
-			     : (int64_t)io->length;
+	io->result = io->ddir >= SB_DDIR_COUNT ? 0 : (int64_t)io->length;
 	/* When it is due: the host reaps in queue order, so waiting for the
 	 * first due one in getevents keeps every latency at least the set
 	 * one. */
@@ -123,7 +121,7 @@ static struct sb_io *null_event(struct sb_env *env, unsigned index)
 static const struct sb_engine_ops null_ops = {
 	.size = sizeof(struct sb_engine_ops),
 	.flags = SB_ENGINE_ASYNC | SB_ENGINE_NO_FILES | SB_ENGINE_NO_DATA |
-		 SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
+		 SB_ENGINE_DIRECT | SB_ENGINE_TRIM | SB_ENGINE_SYNC_RANGE,
 	.state_size = sizeof(struct null_state),
 	.init = null_init,
 	.open_file = null_open,

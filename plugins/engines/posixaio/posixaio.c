@@ -90,7 +90,8 @@ static int posixaio_queue(struct sb_env *env, struct sb_io *io)
 		rc = aio_read(cb);
 	else if (io->ddir == SB_DDIR_WRITE)
 		rc = aio_write(cb);
-	else if (io->ddir == SB_DDIR_SYNC)
+	else if (io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_SYNC_RANGE)
+		/* A sync_file_range too, as fio's posixaio engine. */
 		rc = aio_fsync(O_SYNC, cb);
 	else if (io->ddir == SB_DDIR_DATASYNC)
 		rc = aio_fsync(O_DSYNC, cb);
@@ -230,7 +231,8 @@ static int posixaio_cancel(struct sb_env *env, struct sb_io *io)
 
 static const struct sb_engine_ops posixaio_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
+	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT | SB_ENGINE_TRIM |
+		 SB_ENGINE_SYNC_RANGE,
 	.state_size = sizeof(struct posixaio_state),
 	.init = posixaio_init,
 	.open_file = posixaio_open,

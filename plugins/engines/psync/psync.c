@@ -23,7 +23,7 @@ static int psync_queue(struct sb_env *env, struct sb_io *io)
 
 static const struct sb_engine_ops psync_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
+	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM | SB_ENGINE_SYNC_RANGE,
 	.open_file = psync_open,
 	.close_file = sb_fe_close,
 	.queue = psync_queue,

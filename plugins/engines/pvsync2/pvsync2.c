@@ -145,7 +145,7 @@ static int pvsync2_queue(struct sb_env *env, struct sb_io *io)
 
 static const struct sb_engine_ops pvsync2_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
+	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM | SB_ENGINE_SYNC_RANGE,
 	.state_size = sizeof(struct pvsync2_state),
 	.check = pvsync2_check,
 	.init = pvsync2_init,

@@ -79,7 +79,7 @@ static int sync_queue(struct sb_env *env, struct sb_io *io)
 
 static const struct sb_engine_ops sync_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
+	.flags = SB_ENGINE_DIRECT | SB_ENGINE_TRIM | SB_ENGINE_SYNC_RANGE,
 	.state_size = sizeof(struct sync_state),
 	.open_file = sync_open,
 	.close_file = sync_close,

@@ -172,7 +172,8 @@ static int vsync_cancel(struct sb_env *env, struct sb_io *io)
 
 static const struct sb_engine_ops vsync_ops = {
 	.size = sizeof(struct sb_engine_ops),
-	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT | SB_ENGINE_TRIM,
+	.flags = SB_ENGINE_ASYNC | SB_ENGINE_DIRECT | SB_ENGINE_TRIM |
+		 SB_ENGINE_SYNC_RANGE,
 	.state_size = sizeof(struct vsync_state),
 	.init = vsync_init,
 	.open_file = vsync_open,
