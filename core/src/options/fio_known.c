@@ -271,13 +271,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .support = SB_SUPPORT_NO,
 	 .note = "verify reads run in the job's own thread",
 	 .category = SB_CAT_VERIFY},
-	{.name = "experimental_verify",
-	 .type = "bool",
-	 .help = "verifies by replaying the offset sequence instead of logging "
-		 "each write",
-	 .support = SB_SUPPORT_NO,
-	 .note = "verify replays the job's own stream",
-	 .category = SB_CAT_VERIFY},
 	{.name = "verify_state_load",
 	 .type = "bool",
 	 .help = "starts verify from the state a failed run saved",

@@ -404,6 +404,10 @@ const struct sb_option sb_core_options[] = {
 	{OPT("verify_offset", verify_offset), .type = SB_OPT_SIZE,
 	 .help = "swap each verify header with the bytes this far into its "
 		 "interval (at least 40)"},
+	{OPT("experimental_verify", experimental_verify), .type = SB_OPT_BOOL,
+	 .def = "0",
+	 .help = "read back every write of the job's stream, drawn again, "
+		 "not only each block's latest"},
 
 	/* Errors. */
 	{OPT("continue_on_error", continue_on_error), .type = SB_OPT_STR,

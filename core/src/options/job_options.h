@@ -135,6 +135,7 @@ struct sb_job_opts {
 	uint64_t verify_offset;
 	int64_t verify_backlog_batch;
 	int verify_dump;
+	int experimental_verify;
 
 	/* Errors. */
 	char *continue_on_error;
