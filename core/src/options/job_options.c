@@ -408,6 +408,25 @@ const struct sb_option sb_core_options[] = {
 	{OPT("verify_offset", verify_offset), .type = SB_OPT_SIZE,
 	 .help = "swap each verify header with the bytes this far into its "
 		 "interval (at least 40)"},
+	{OPT("experimental_verify", experimental_verify), .type = SB_OPT_BOOL,
+	 .def = "0",
+	 .help = "read back every write of the job's stream, drawn again, "
+		 "not only each block's latest"},
+	{OPT("trim_percentage", trim_percentage), .type = SB_OPT_INT,
+	 .def = "0", .min = 0, .max = 100,
+	 .help = "with verify and trim_backlog: percent of the written blocks "
+		 "to trim, picked as fio picks them"},
+	{OPT("trim_verify_zero", trim_verify_zero), .type = SB_OPT_BOOL,
+	 .def = "1",
+	 .help = "verify checks that trimmed blocks read back as zeroes (0: "
+		 "they are not read back)"},
+	{OPT("trim_backlog", trim_backlog), .type = SB_OPT_INT, .min = 0,
+	 .max = INT64_MAX,
+	 .help = "trim the picked blocks once every N written blocks"},
+	{OPT("trim_backlog_batch", trim_backlog_batch), .type = SB_OPT_INT,
+	 .min = 0, .max = INT64_MAX,
+	 .help = "blocks each trim_backlog pass trims (default: "
+		 "trim_backlog)"},
 
 	/* Errors. */
 	{OPT("continue_on_error", continue_on_error), .type = SB_OPT_STR,

@@ -136,6 +136,11 @@ struct sb_job_opts {
 	uint64_t verify_offset;
 	int64_t verify_backlog_batch;
 	int verify_dump;
+	int experimental_verify;
+	int64_t trim_percentage;
+	int trim_verify_zero;
+	int64_t trim_backlog;
+	int64_t trim_backlog_batch;
 
 	/* Errors. */
 	char *continue_on_error;

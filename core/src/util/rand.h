@@ -1,7 +1,8 @@
 /*
- * splitmix64, the core's one pseudo-random generator: a 64-bit state that
+ * splitmix64, the core's pseudo-random generator: a 64-bit state that
  * any seed (0 too) starts well, one multiply-xorshift round per draw, and
- * streams that replay exactly from their seed.
+ * streams that replay exactly from their seed. (fio_taus.h holds fio's
+ * own, for the few picks that must be fio's.)
  */
 #ifndef SB_RAND_H
 #define SB_RAND_H

@@ -26,6 +26,7 @@
 #include "../options/data_pattern.h"
 #include "../options/errpolicy.h"
 #include "../verify/verify.h"
+#include "../util/fio_taus.h"
 #include "../data/buffers.h"
 #include "../report/fiolog.h"
 #include "../machine/cpus.h"
@@ -48,6 +49,9 @@ struct sb_job_cfg {
 	/* verify on a job that only reads: each read checked against its
 	 * own headers, as fio checks what is there. */
 	int check_reads;
+	/* trim_percentage and trim_backlog with verify: a write job trims
+	 * some of its blocks before the read-back. */
+	int trim_verify;
 	struct sb_verify_cfg vcfg;
 	unsigned char vpattern[SB_DATA_PATTERN_MAX];
 	size_t vpattern_offs[SB_DATA_PATTERN_OFFSETS];
@@ -203,7 +207,7 @@ struct sb_ioslot {
 	uint64_t intended_ns; /* when a rate cap scheduled it; 0: none */
 	uint64_t vseed;	      /* verify: the write this read checks */
 	uint64_t vindex;      /* verify: a write's index in the stream */
-	int verify;	      /* a read whose data is checked */
+	int verify;	      /* enum sb_vread: a read whose data is checked */
 	int queued;	      /* the engine holds it (SB_Q_QUEUED, no event) */
 	int done_in_queue;    /* host->complete() came inside its queue() */
 	/* end_fsync's, which fio neither counts nor times (TD_FSYNCING). */
@@ -212,6 +216,13 @@ struct sb_ioslot {
 	 * the spec as it was yielded. */
 	int gen_fb;
 	struct sb_io_spec spec;
+};
+
+/* struct sb_ioslot.verify: how a read is checked. */
+enum sb_vread {
+	SB_VREAD_NONE = 0,
+	SB_VREAD_DATA = 1,   /* against its write's headers */
+	SB_VREAD_ZEROES = 2, /* a trimmed block: zeroes, trim_verify_zero */
 };
 
 /* What a worker times (disable_lat, disable_clat, disable_slat). */
@@ -284,6 +295,23 @@ struct sb_worker_vstream {
 	 * backlog_started: the reads since the last write have begun, so
 	 * that write has landed; last_write: the last I/O was a write. */
 	int backlog_due, backlog_started, last_write;
+};
+
+/* The trim-verify family (trim_percentage with trim_backlog and verify),
+ * written only by worker/stream.c: fio's trim_state draw for each write,
+ * the picked writes not trimmed yet (fio's trim_list, oldest first, n of
+ * them from head in q[cap]), the writes verify would read back (fio's
+ * io_hist_len, which a pass waits to be a multiple of trim_backlog), the
+ * trims the pass still owes (fio's td->trim_batch), and whether the last
+ * I/O was a trim. */
+struct sb_worker_trim {
+	int on;
+	int list_mode; /* fio logs the writes in a list, not a tree */
+	struct sb_taus rng;
+	struct sb_vrec *q;
+	size_t head, n, cap;
+	uint64_t hist_len, batch_left;
+	int last_trim;
 };
 
 /* What verify's reads found, written only by worker/ioloop.c. */
@@ -500,6 +528,7 @@ struct sb_worker {
 	struct sb_worker_syncs syncs;
 	struct sb_worker_pace pace;
 	struct sb_worker_vstream vs;
+	struct sb_worker_trim trim;
 	struct sb_worker_vcheck vck;
 	struct sb_worker_timing timing;
 	struct sb_worker_meas meas;

@@ -383,6 +383,11 @@ static int settle_verify(struct sb_ctx *ctx, struct sb_runjob *rj)
 		v->kind = SB_VERIFY_NULL;
 	rj->cfg.read_back =
 		(o->do_verify || o->verify_only) && !rj->cfg.check_reads;
+	/* fio trims only writes it logs for the read-back: none with
+	 * verify_only or experimental_verify. */
+	rj->cfg.trim_verify = rj->cfg.read_back && o->trim_percentage > 0 &&
+			      o->trim_backlog > 0 && !o->verify_only &&
+			      !o->experimental_verify;
 	return 0;
 }
 
@@ -601,6 +606,11 @@ static int check_engine(struct sb_ctx *ctx, struct sb_runjob *rj)
 			      sb_jobdef_get(rj->def, "rw")
 				      ? sb_jobdef_get(rj->def, "rw")->value
 				      : "");
+	if (rj->cfg.trim_verify && !(rj->eops->flags & SB_ENGINE_TRIM))
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: engine %s cannot trim (trim_percentage "
+			      "with trim_backlog and verify)",
+			      where_of(rj, "trim_percentage"), name);
 	if (rj->opts.unlink && !rj->eops->unlink_file &&
 	    !(rj->eops->flags & SB_ENGINE_NO_FILES))
 		return sb_err(ctx, -EOPNOTSUPP,

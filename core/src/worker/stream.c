@@ -43,17 +43,27 @@ static uint64_t write_seed(const struct sb_worker *w, unsigned file,
 	return sb_mix64(z + index * SB_RAND_GOLDEN);
 }
 
-/* Whether write index of f's [off, off+len) is still its latest. */
-static int still_latest(const struct sb_wfile *f, uint64_t off, uint64_t len,
-			uint64_t index)
+/* In a block's last_write: trim-verify trimmed it since that write, and
+ * with trim_verify_zero it reads back as zeroes. */
+#define LW_TRIMMED (1ULL << 63)
+
+/* How a read of write index of f's [off, off+len) is checked (enum
+ * sb_vread): not at all once a later write (or a trim that takes it off
+ * the verify list) replaced it. */
+static int read_check(const struct sb_wfile *f, uint64_t off, uint64_t len,
+		      uint64_t index)
 {
+	uint64_t trimmed = 0;
+
 	if (!f->last_write)
-		return 1;
+		return SB_VREAD_DATA;
 	for (uint64_t b = (off - f->lw_base) / f->lw_step;
-	     b < f->lw_n && b * f->lw_step < off - f->lw_base + len; b++)
-		if (f->last_write[b] != index + 1)
-			return 0;
-	return 1;
+	     b < f->lw_n && b * f->lw_step < off - f->lw_base + len; b++) {
+		if ((f->last_write[b] & ~LW_TRIMMED) != index + 1)
+			return SB_VREAD_NONE;
+		trimmed |= f->last_write[b] & LW_TRIMMED;
+	}
+	return trimmed ? SB_VREAD_ZEROES : SB_VREAD_DATA;
 }
 
 static void mark_written(struct sb_wfile *f, uint64_t off, uint64_t len,
@@ -91,10 +101,29 @@ static void set_io(struct sb_worker *w, struct sb_ioslot *s, int ddir,
 	s->io.offset = off;
 	s->io.length = len;
 	s->io.sync_flags = 0;
-	s->verify = 0;
+	s->verify = SB_VREAD_NONE;
 	s->end_sync = 0;
 	s->intended_ns = 0;
 	s->gen_fb = 0;
+	w->trim.last_trim = ddir == SB_DDIR_TRIM;
+}
+
+/* fio's remove_trim_entry() for the picked writes that [off, off+len) of
+ * file overlaps. */
+static void trim_unpick(struct sb_worker_trim *t, unsigned file, uint64_t off,
+			uint64_t len)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct sb_vrec *r = &t->q[(t->head + i) % t->cap];
+
+		if (r->file == file && r->offset < off + len &&
+		    off < r->offset + r->length)
+			continue;
+		t->q[(t->head + kept++) % t->cap] = *r;
+	}
+	t->n = kept;
 }
 
 /* verify_backlog: read back the oldest write of the ring, skipping those
@@ -105,14 +134,21 @@ static int backlog_read(struct sb_worker *w, struct sb_ioslot *s)
 
 	while (w->vs.nbacklog) {
 		const struct sb_vrec *r = &w->vs.backlog[w->vs.backlog_head];
+		int check = read_check(&w->files[r->file], r->offset, r->length,
+				       r->index);
 
 		w->vs.backlog_head = (w->vs.backlog_head + 1) % cap;
 		w->vs.nbacklog--;
-		if (!still_latest(&w->files[r->file], r->offset, r->length,
-				  r->index))
+		if (check == SB_VREAD_NONE)
 			continue;
+		/* Off fio's verify list, and no longer to be trimmed. */
+		if (w->trim.on) {
+			if (w->trim.hist_len)
+				w->trim.hist_len--;
+			trim_unpick(&w->trim, r->file, r->offset, r->length);
+		}
 		set_io(w, s, SB_DDIR_READ, r->file, r->offset, r->length);
-		s->verify = 1;
+		s->verify = check;
 		s->vseed = r->seed;
 		w->vs.last_write = 0;
 		return 0;
@@ -151,9 +187,117 @@ static int backlog_next(struct sb_worker *w, struct sb_ioslot *s)
 	return 0;
 }
 
+/*
+ * trim-verify's part of a write, before the latest-write map takes it
+ * (fio's log_io_piece): fio keeps the writes in a tree by offset unless a
+ * random map makes every block's write its only one, and a write over
+ * logged ones replaces them there, their picks too; then one draw of
+ * fio's trim_state decides whether it is to be trimmed.
+ */
+static int trim_note(struct sb_worker *w, unsigned file,
+		     const struct sb_ioslot *s, uint64_t index)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	struct sb_worker_trim *t = &w->trim;
+	const struct sb_wfile *f = &w->files[file];
+	uint64_t off = s->io.offset, len = s->io.length;
+
+	if (f->last_write && !t->list_mode) {
+		uint64_t prev = 0;
+
+		for (uint64_t b = (off - f->lw_base) / f->lw_step;
+		     b < f->lw_n && b * f->lw_step < off - f->lw_base + len;
+		     b++) {
+			uint64_t v = f->last_write[b] & ~LW_TRIMMED;
+
+			if (v && v != prev && t->hist_len)
+				t->hist_len--;
+			prev = v;
+		}
+		trim_unpick(t, file, off, len);
+	}
+	t->hist_len++;
+	if (sb_taus_next(&t->rng) >
+	    sb_taus_max(&t->rng) / 100 * (uint64_t)o->trim_percentage)
+		return 0;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct sb_vrec *q = malloc(cap * sizeof(*q));
+
+		if (!q)
+			return sb_wfail(w, -ENOMEM,
+					"out of memory for trim_percentage's "
+					"blocks");
+		for (size_t i = 0; i < t->n; i++)
+			q[i] = t->q[(t->head + i) % t->cap];
+		free(t->q);
+		t->q = q;
+		t->cap = cap;
+		t->head = 0;
+	}
+	t->q[(t->head + t->n++) % t->cap] = (struct sb_vrec){
+		.file = file,
+		.offset = off,
+		.length = len,
+		.seed = s->vseed,
+		.index = index,
+	};
+	return 0;
+}
+
+/*
+ * fio's check_get_trim() (as fio 3.40 fixed it: fio 3.33 aborts on its
+ * own assertion at a write job's first trim): once the writes on the
+ * verify list reach a multiple of trim_backlog after an I/O that was not
+ * a trim, the oldest picked writes are trimmed, trim_backlog_batch of them
+ * (trim_backlog by default) or as many as are picked. A trimmed block is
+ * checked for zeroes by the read-back (trim_verify_zero), or is off the
+ * list and not read back.
+ */
+static int trim_next(struct sb_worker *w, struct sb_ioslot *s)
+{
+	const struct sb_job_opts *o = &w->rj->opts;
+	struct sb_worker_trim *t = &w->trim;
+	struct sb_wfile *f;
+	struct sb_vrec r;
+	int start = !t->batch_left;
+
+	if (!t->n) {
+		t->batch_left = 0;
+		return SB_GEN_END;
+	}
+	if (start && (t->hist_len % (uint64_t)o->trim_backlog || t->last_trim))
+		return SB_GEN_END;
+	/* The writes trimmed must have landed first. */
+	if (w->fl.inflight)
+		return SB_STREAM_WAIT;
+	if (start)
+		t->batch_left = o->trim_backlog_batch
+					? (uint64_t)o->trim_backlog_batch
+					: (uint64_t)o->trim_backlog;
+	t->batch_left--;
+	r = t->q[t->head];
+	t->head = (t->head + 1) % t->cap;
+	t->n--;
+	f = &w->files[r.file];
+	for (uint64_t b = (r.offset - f->lw_base) / f->lw_step;
+	     f->last_write && b < f->lw_n &&
+	     b * f->lw_step < r.offset - f->lw_base + r.length;
+	     b++) {
+		if ((f->last_write[b] & ~LW_TRIMMED) != r.index + 1)
+			continue;
+		f->last_write[b] =
+			o->trim_verify_zero ? f->last_write[b] | LW_TRIMMED : 0;
+	}
+	if (!o->trim_verify_zero && t->hist_len)
+		t->hist_len--;
+	set_io(w, s, SB_DDIR_TRIM, r.file, r.offset, r.length);
+	return 0;
+}
+
 /* After a write of the main phase: its verify seed, and its place in the
  * latest-write map and the backlog. */
-static void note_write(struct sb_worker *w, struct sb_ioslot *s, unsigned file)
+static int note_write(struct sb_worker *w, struct sb_ioslot *s, unsigned file)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
 	struct sb_wfile *f = &w->files[file];
@@ -161,9 +305,11 @@ static void note_write(struct sb_worker *w, struct sb_ioslot *s, unsigned file)
 
 	f->writes++;
 	if (!w->rj->cfg.vcfg.kind)
-		return;
+		return 0;
 	s->vseed = write_seed(w, file, index);
 	s->vindex = index;
+	if (w->trim.on && trim_note(w, file, s, index))
+		return w->err.code;
 	mark_written(f, s->io.offset, s->io.length, index);
 	if (w->vs.backlog) {
 		unsigned cap = (unsigned)o->verify_backlog;
@@ -185,6 +331,7 @@ static void note_write(struct sb_worker *w, struct sb_ioslot *s, unsigned file)
 		w->vs.last_write = 1;
 		w->vs.backlog_started = 0;
 	}
+	return 0;
 }
 
 /* fsync=N / fdatasync=N / sync_file_range=...:N after the Nth write of a
@@ -307,6 +454,7 @@ static int replay(struct sb_worker *w, struct sb_ioslot *s)
 
 	while (w->vs.replay_left) {
 		uint64_t index;
+		int check;
 
 		w->vs.replay_left--;
 		rc = next_work(w, &spec);
@@ -315,11 +463,17 @@ static int replay(struct sb_worker *w, struct sb_ioslot *s)
 		if (spec.ddir != SB_DDIR_WRITE)
 			continue;
 		index = w->vs.nwrites++;
-		if (!still_latest(&w->files[spec.file], spec.offset,
-				  spec.length, index))
+		/* experimental_verify: fio reads every write of the stream
+		 * it draws again, an overwritten block too, which then
+		 * fails as stale. */
+		check = w->rj->opts.experimental_verify
+				? SB_VREAD_DATA
+				: read_check(&w->files[spec.file], spec.offset,
+					     spec.length, index);
+		if (check == SB_VREAD_NONE)
 			continue;
 		set_io(w, s, SB_DDIR_READ, spec.file, spec.offset, spec.length);
-		s->verify = 1;
+		s->verify = check;
 		s->vseed = write_seed(w, spec.file, index);
 		return 0;
 	}
@@ -377,6 +531,11 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 
 	if (w->vs.backlog) {
 		rc = backlog_next(w, s);
+		if (rc != SB_GEN_END)
+			return rc;
+	}
+	if (w->trim.on && w->phase == SB_PH_MAIN) {
+		rc = trim_next(w, s);
 		if (rc != SB_GEN_END)
 			return rc;
 	}
@@ -446,11 +605,12 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 		set_io(w, s, (int)spec.ddir, spec.file, spec.offset,
 		       spec.length);
 		if (spec.ddir == SB_DDIR_WRITE && w->phase == SB_PH_MAIN) {
-			note_write(w, s, spec.file);
+			if (note_write(w, s, spec.file))
+				return w->err.code;
 			count_for_sync(w, spec.file);
 		} else if (spec.ddir == SB_DDIR_READ &&
 			   w->phase == SB_PH_MAIN && w->rj->cfg.check_reads) {
-			s->verify = 1;
+			s->verify = SB_VREAD_DATA;
 			s->vseed = SB_VERIFY_ANY_SEED;
 		} else if (spec.ddir == SB_DDIR_WRITE &&
 			   w->phase == SB_PH_LAYOUT) {
@@ -514,8 +674,26 @@ void sb_stream_fill(struct sb_worker *w, struct sb_ioslot *s)
 int sb_stream_verify_init(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
+	const struct sb_job_opts *o = &rj->opts;
 
-	if (w->layout || rj->opts.verify_backlog <= 0 || !rj->cfg.vcfg.kind)
+	if (!w->layout && rj->cfg.trim_verify) {
+		w->trim.on = 1;
+		/* fio's list without a tree: a random map's writes. */
+		w->trim.list_mode = sb_rw_is_random(&o->rw) &&
+				    !o->norandommap &&
+				    o->random_generator != SB_RANDGEN_LFSR;
+		sb_taus_init(&w->trim.rng,
+			     sb_fio_rand_seed((uint64_t)o->randseed,
+					      rj->jobnum_base + w->idx,
+					      SB_FIO_RAND_TRIM_OFF,
+					      o->allrandrepeat),
+			     o->random_generator == SB_RANDGEN_TAUSWORTHE64);
+	}
+
+	/* experimental_verify logs no writes, so fio's backlog never
+	 * reads one and the whole stream is read back at the end. */
+	if (w->layout || rj->opts.verify_backlog <= 0 || !rj->cfg.vcfg.kind ||
+	    rj->opts.experimental_verify)
 		return 0;
 	w->vs.backlog =
 		calloc((size_t)rj->opts.verify_backlog, sizeof(*w->vs.backlog));
@@ -534,4 +712,6 @@ void sb_stream_free(struct sb_worker *w)
 {
 	free(w->vs.backlog);
 	w->vs.backlog = NULL;
+	free(w->trim.q);
+	w->trim.q = NULL;
 }

@@ -149,6 +149,10 @@ int sb_fio_plan(struct sb_fio_state *s, unsigned i);
  * distribution says, not until its share is done, so its pattern wraps and
  * the job ends on the sum of the shares (budget), as fio ends it. */
 int sb_fio_skewed(const struct sb_fio_state *s);
+/* The seed the phase's random picks start from: the job's, so verify
+ * replays the stream; experimental_verify with randrepeat=0 draws anew, as
+ * fio's random state goes on from where the job left it. */
+uint64_t sb_fio_seed(const struct sb_fio_state *s);
 int sb_fio_fail(const struct sb_fio_state *s, int code, const char *fmt, ...)
 	SB_PRINTF(3, 4);
 

@@ -27,8 +27,8 @@ static int plan_job(struct sb_fio_state *s, struct sb_wfile *f, unsigned i,
 {
 	const struct sb_fio_host *h = &s->h;
 	const struct sb_job_opts *o = h->opts;
-	uint64_t seed = (uint64_t)o->randseed * 0x9e37ULL + h->idx +
-			((uint64_t)i << 40);
+	uint64_t seed =
+		sb_fio_seed(s) * 0x9e37ULL + h->idx + ((uint64_t)i << 40);
 	uint64_t limit = f->io_share;
 	struct sb_pattern *p = &s->files[i].pat;
 

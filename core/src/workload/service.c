@@ -60,7 +60,7 @@ void sb_fio_phase(struct sb_fio_state *s)
 	s->budget = 0;
 	s->budgeted = sb_fio_skewed(s) && !h->opts->time_based;
 	/* The same picks in a verify replay as in the job. */
-	s->rng = (uint64_t)h->opts->randseed * 31 + h->idx;
+	s->rng = sb_fio_seed(s) * 31 + h->idx;
 	if (h->svc == SB_SVC_DIST) {
 		uint64_t bs[SB_DDIR_COUNT] = {1, 1, 1};
 		uint64_t n = (uint64_t)h->nfiles << SB_FSERVICE_SHIFT;
@@ -68,6 +68,17 @@ void sb_fio_phase(struct sb_fio_state *s)
 		sb_pattern_init(&s->fpick, s->rng, 0, n, n, bs, 100, 1, 0);
 		sb_pattern_dist(&s->fpick, h->svc_dist);
 	}
+}
+
+uint64_t sb_fio_seed(const struct sb_fio_state *s)
+{
+	const struct sb_job_opts *o = s->h.opts;
+	uint64_t seed = (uint64_t)o->randseed;
+
+	if (*s->h.phase == SB_PH_VERIFY && o->experimental_verify &&
+	    !o->randrepeat)
+		seed = sb_mix64(seed ^ 0x7665726966790000ULL);
+	return seed;
 }
 
 int sb_fio_skewed(const struct sb_fio_state *s)
