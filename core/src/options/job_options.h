@@ -135,6 +135,8 @@ struct sb_job_opts {
 	uint64_t verify_offset;
 	int64_t verify_backlog_batch;
 	int verify_dump;
+	int verify_state_save;
+	int verify_state_load;
 
 	/* Errors. */
 	char *continue_on_error;

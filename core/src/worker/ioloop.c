@@ -257,6 +257,13 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 			sb_stream_write_failed(w, s);
 		return io_error(w, io);
 	}
+	if (w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY)
+		sb_vstate_done(
+			w, (int)io->ddir,
+			(unsigned)((const struct sb_wfile *)(const void *)
+					   io->file -
+				   w->files),
+			io->offset);
 	if (w->phase == SB_PH_LAYOUT || w->phase == SB_PH_PREREAD ||
 	    now < w->span.ramp_end_ns)
 		return s->verify ? verify_read(w, s) : 0;

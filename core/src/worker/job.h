@@ -26,6 +26,7 @@
 #include "../options/data_pattern.h"
 #include "../options/errpolicy.h"
 #include "../verify/verify.h"
+#include "../verify/state.h"
 #include "../data/buffers.h"
 #include "../report/fiolog.h"
 #include "../machine/cpus.h"
@@ -287,6 +288,20 @@ struct sb_worker_vcheck {
 	char first[SB_ERRMSG_MAX]; /* the first bad block, as said */
 };
 
+/* verify_state_save/verify_state_load, written only by worker/vstate.c:
+ * each file's latest completed writes (a ring of iodepth, fio's
+ * last_write_comp), the writes issued and completed and the reads
+ * completed (fio's io_issues[DDIR_WRITE], io_blocks[] of both), and the
+ * state loaded (have: it was). */
+struct sb_worker_vsave {
+	unsigned depth;
+	uint64_t *ring; /* [file * depth + i]; NULL: nothing is saved */
+	unsigned *next; /* [file]: the ring's next slot */
+	uint64_t writes_issued, writes_done, reads;
+	int have;
+	struct sb_vstate loaded;
+};
+
 /* A worker's pace, written only by worker/pace.c: when each capped
  * direction's next I/O is due (ns), the state of poisson arrivals, and
  * thinktime's I/Os since the last pause. */
@@ -487,6 +502,7 @@ struct sb_worker {
 	struct sb_worker_pace pace;
 	struct sb_worker_vstream vs;
 	struct sb_worker_vcheck vck;
+	struct sb_worker_vsave vsave;
 	struct sb_worker_timing timing;
 	struct sb_worker_meas meas;
 	struct sb_worker_lat lat;
@@ -575,6 +591,10 @@ void sb_worker_free(struct sb_worker *w);
 /* Main thread, before the worker starts: its wake-up eventfd. 0 or a
  * negative errno. */
 int sb_worker_wake_open(struct sb_worker *w);
+/* Main thread, before the job's files are laid out: the clone's
+ * verify_state_load file read (vstate.c). 0, or a negative errno with err
+ * saying why. */
+int sb_vstate_load_clone(struct sb_worker *w, char *err, size_t errlen);
 /* Make the worker's wake_fd readable (any thread). */
 void sb_worker_wake(const struct sb_worker *w);
 /* The target is no local path (SB_ENGINE_REMOTE): the host neither

@@ -230,7 +230,7 @@ static void run_job(struct sb_worker *w)
 				 (o->disable_clat ? 0 : SB_MEAS_CLAT) |
 				 (o->disable_slat ? 0 : SB_MEAS_SLAT);
 	w->timing.min_rate = sb_has_min_rate(o);
-	if (open_logs(w))
+	if (sb_vstate_start(w) || open_logs(w))
 		return;
 
 	start_delay(w);
@@ -274,6 +274,7 @@ static void run_job(struct sb_worker *w)
 					   ? w->span.ramp_end_ns
 					   : w->span.end_ns;
 	getrusage(RUSAGE_THREAD, &w->span.ru_end);
+	sb_vstate_finish(w);
 	close_logs(w);
 	if (o->exec_postrun)
 		sb_worker_exec(w, o->exec_postrun, "postrun");
@@ -443,6 +444,7 @@ void sb_worker_free(struct sb_worker *w)
 	free(w->gen.files);
 	sb_slots_free(w);
 	sb_stream_free(w);
+	sb_vstate_free(w);
 	/* Freed again with the job, which keeps only the measurements. */
 	w->eng.state = w->gen.state = NULL;
 	w->gen.files = NULL;
