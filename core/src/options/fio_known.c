@@ -263,14 +263,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .category = SB_CAT_THREADS},
 
 	/* Verification */
-	{.name = "verify_async",
-	 .type = "int",
-	 .def = "0",
-	 .range = "min=0",
-	 .help = "number of threads that check data, off the I/O thread",
-	 .support = SB_SUPPORT_NO,
-	 .note = "verify reads run in the job's own thread",
-	 .category = SB_CAT_VERIFY},
 	{.name = "experimental_verify",
 	 .type = "bool",
 	 .help = "verifies by replaying the offset sequence instead of logging "

@@ -137,6 +137,8 @@ struct sb_job_opts {
 	int verify_dump;
 	int verify_state_save;
 	int verify_state_load;
+	int64_t verify_async;
+	char *verify_async_cpus;
 
 	/* Errors. */
 	char *continue_on_error;

@@ -141,18 +141,18 @@ static void dump_bad(struct sb_worker *w, const struct sb_ioslot *s,
 	free(want);
 }
 
-static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
+/* What the check of a verify read found (rc 0 or -EILSEQ), counted and
+ * judged on the I/O thread, wherever the check ran. */
+static int verify_found(struct sb_worker *w, const struct sb_ioslot *s, int rc,
+			const char *why, const struct sb_verify_fault *f)
 {
-	char why[512], msg[SB_ERRMSG_MAX];
-	struct sb_verify_fault f;
+	char msg[SB_ERRMSG_MAX];
 
 	w->vck.verified++;
-	if (!sb_verify_check_fault(&w->rj->cfg.vcfg, s->io.buf, s->io.length,
-				   s->io.offset, s->vseed, why, sizeof(why),
-				   &f))
+	if (!rc)
 		return 0;
 	if (w->rj->opts.verify_dump)
-		dump_bad(w, s, &f);
+		dump_bad(w, s, f);
 	sb_msg_format(msg, sizeof(msg), "verify failed on %s: %s",
 		      s->io.file->path, why);
 	__atomic_store_n(&w->meas.dir[SB_DDIR_READ].errors,
@@ -161,6 +161,24 @@ static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
 	if (!w->vck.bad++)
 		sb_msg_format(w->vck.first, sizeof(w->vck.first), "%s", msg);
 	return sb_wpolicy(w, SB_ERRKIND_VERIFY, EILSEQ, msg);
+}
+
+/* verify_async: the slot goes to a verify thread, and comes back to the
+ * free list once it is checked (take_checked). */
+static int verify_read(struct sb_worker *w, struct sb_ioslot *s)
+{
+	char why[512];
+	struct sb_verify_fault f;
+	int rc;
+
+	if (w->vasync.on) {
+		sb_vasync_push(w, s);
+		return 0;
+	}
+	rc = sb_verify_check_fault(&w->rj->cfg.vcfg, s->io.buf, s->io.length,
+				   s->io.offset, s->vseed, why, sizeof(why),
+				   &f);
+	return verify_found(w, s, rc, why, &f);
 }
 
 /* rate_min/rate_iops_min, over each rate_cycle of the main phase. */
@@ -337,7 +355,27 @@ static void free_idle(struct sb_worker *w)
 
 static void return_slot(struct sb_worker *w, struct sb_ioslot *s)
 {
+	/* A verify thread's until take_checked() gets it back. */
+	if (s->vheld)
+		return;
 	w->fl.free[w->fl.nfree++] = s;
+}
+
+/* verify_async: the slots the verify threads have checked, their findings
+ * counted and judged, back on the free list; waiting for one when block
+ * and the threads hold any. */
+static void take_checked(struct sb_worker *w, int block)
+{
+	unsigned n = sb_vasync_take(w, block, w->vasync.taken);
+
+	for (unsigned i = 0; i < n; i++) {
+		struct sb_ioslot *s = w->vasync.taken[i];
+		const struct sb_vasync_res *r = sb_vasync_res(w, s);
+
+		s->vheld = 0;
+		verify_found(w, s, r->rc, r->why, &r->f);
+		return_slot(w, s);
+	}
 }
 
 /* The slot of an I/O the engine hands back, or NULL when it is none of
@@ -797,6 +835,11 @@ int sb_io_loop(struct sb_worker *w)
 	if (w->phase != SB_PH_MAIN)
 		batch = cmin = 1, low = depth;
 	while (!w->err.code) {
+		if (w->vasync.on) {
+			take_checked(w, 0);
+			if (w->err.code)
+				break;
+		}
 		/* latency_target's depth, at most iodepth. */
 		unsigned lim = w->lat.on && w->phase == SB_PH_MAIN
 				       ? sb_lat_depth(w)
@@ -813,6 +856,17 @@ int sb_io_loop(struct sb_worker *w)
 			struct sb_ioslot *s = pending;
 			int g;
 
+			if (!s && !w->fl.nfree) {
+				/* The verify threads hold the free slots:
+				 * wait for them when nothing is in flight. */
+				take_checked(w, !w->fl.inflight);
+				if (w->err.code)
+					break;
+				if (!w->fl.nfree) {
+					wait = 1;
+					break;
+				}
+			}
 			if (!s) {
 				s = w->fl.free[--w->fl.nfree];
 				g = sb_stream_next(w, s);
@@ -863,5 +917,8 @@ int sb_io_loop(struct sb_worker *w)
 	drain(w);
 	if (pending)
 		return_slot(w, pending);
+	/* Every check is in before the phase ends, and every slot free. */
+	while (w->vasync.held)
+		take_checked(w, 1);
 	return w->err.code;
 }

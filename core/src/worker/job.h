@@ -56,7 +56,8 @@ struct sb_job_cfg {
 	unsigned char bpattern[SB_DATA_PATTERN_MAX];
 	int coe; /* continue_on_error bits */
 	struct sb_ignerr ignerr;
-	struct sb_cpus *cpus; /* NULL: no binding */
+	struct sb_cpus *cpus;  /* NULL: no binding */
+	struct sb_cpus *vcpus; /* verify_async_cpus; NULL: no binding */
 	/* filename= as a list (shared by the clones), else NULL; and the
 	 * directories of directory=a:b. Strings live in names_buf/dirs_buf. */
 	const char **names;
@@ -203,6 +204,7 @@ struct sb_ioslot {
 	uint64_t vseed;	      /* verify: the write this read checks */
 	uint64_t vindex;      /* verify: a write's index in the stream */
 	int verify;	      /* a read whose data is checked */
+	int vheld;	      /* verify_async: a verify thread has it */
 	int queued;	      /* the engine holds it (SB_Q_QUEUED, no event) */
 	int done_in_queue;    /* host->complete() came inside its queue() */
 	/* A generator's I/O whose completion goes back to its complete():
@@ -300,6 +302,31 @@ struct sb_worker_vsave {
 	uint64_t writes_issued, writes_done, reads;
 	int have;
 	struct sb_vstate loaded;
+};
+
+/* What a verify_async thread found in a slot's buffer. */
+struct sb_vasync_res {
+	int rc; /* 0, or -EILSEQ */
+	struct sb_verify_fault f;
+	char why[512];
+};
+
+/* verify_async's threads, made, fed and joined by worker/vasync.c: the
+ * slots waiting for a check (queue, a ring of depth: qn from qhead), those
+ * checked (done, dn), all the slots they hold (held), each slot's result
+ * (res[slot]); all under lock but res[] of a slot being checked, which
+ * only its thread writes. on: verify reads go to the threads. */
+struct sb_worker_vasync {
+	int on, inited, exit;
+	unsigned nthreads, started;
+	int bind_err;
+	pthread_t *threads;
+	pthread_mutex_t lock;
+	pthread_cond_t work, back;
+	struct sb_ioslot **queue, **done;
+	unsigned qhead, qn, dn, held;
+	struct sb_vasync_res *res;
+	struct sb_ioslot **taken; /* the I/O thread's, for take_checked */
 };
 
 /* A worker's pace, written only by worker/pace.c: when each capped
@@ -503,6 +530,7 @@ struct sb_worker {
 	struct sb_worker_vstream vs;
 	struct sb_worker_vcheck vck;
 	struct sb_worker_vsave vsave;
+	struct sb_worker_vasync vasync;
 	struct sb_worker_timing timing;
 	struct sb_worker_meas meas;
 	struct sb_worker_lat lat;

@@ -46,7 +46,9 @@ static void start_delay(struct sb_worker *w)
 
 static int alloc_slots(struct sb_worker *w)
 {
-	return sb_slots_alloc(w) ? w->err.code : sb_stream_verify_init(w);
+	if (sb_slots_alloc(w) || sb_stream_verify_init(w))
+		return w->err.code;
+	return sb_vasync_start(w);
 }
 
 /* What a generator plugin learns of its worker before the first next():
@@ -412,6 +414,7 @@ int sb_worker_run(struct sb_worker *w)
 		else
 			run_job(w);
 	}
+	sb_vasync_stop(w);
 	if (w->gen.live && rj->gops->cleanup) {
 		sb_hook_enter(w, SB_HOOK_GEN_CLEANUP);
 		rj->gops->cleanup(&w->gen.env);
@@ -445,6 +448,7 @@ void sb_worker_free(struct sb_worker *w)
 	sb_slots_free(w);
 	sb_stream_free(w);
 	sb_vstate_free(w);
+	sb_vasync_free(w);
 	/* Freed again with the job, which keeps only the measurements. */
 	w->eng.state = w->gen.state = NULL;
 	w->gen.files = NULL;

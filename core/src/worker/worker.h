@@ -113,6 +113,19 @@ int sb_vstate_stop(const struct sb_worker *w, const struct sb_ioslot *s);
 void sb_vstate_finish(struct sb_worker *w);
 void sb_vstate_free(struct sb_worker *w);
 
+/* vasync.c: verify_async's threads, started once the slots exist (0 or
+ * the worker's error) and stopped as the job ends; a verify read handed
+ * to them (its slot held until taken back); the slots they checked,
+ * waiting for one when block and they hold any (out has room for
+ * depth); a slot's result. */
+int sb_vasync_start(struct sb_worker *w);
+void sb_vasync_push(struct sb_worker *w, struct sb_ioslot *s);
+unsigned sb_vasync_take(struct sb_worker *w, int block, struct sb_ioslot **out);
+const struct sb_vasync_res *sb_vasync_res(const struct sb_worker *w,
+					  const struct sb_ioslot *s);
+void sb_vasync_stop(struct sb_worker *w);
+void sb_vasync_free(struct sb_worker *w);
+
 /* slots.c: the worker's I/O slots and buffers; 0 or the worker's error. */
 int sb_slots_alloc(struct sb_worker *w);
 void sb_slots_free(struct sb_worker *w);
