@@ -19,7 +19,6 @@ plan 12
 
 TRACE=
 both() { sb_fio_both "$1" "$2" "${@:3}"; }
-bin_of() { if [[ $1 == sb ]]; then echo "$SB_BIN"; else echo fio; fi; }
 # "READS ERROR" of the first job of a JSON report, and its total_err with
 # continue_on_error (fio has none without).
 reads() {
@@ -42,8 +41,8 @@ SEQ=(--name=s --filename=data --rw=write --bs=4k --size=1m --verify=crc32c)
 # Each program checks the data it wrote.
 for tool in fio sb; do
 	mkdir -p "vo/$tool"
-	(cd "vo/$tool" && "$(bin_of "$tool")" "${SEQ[@]}" --do_verify=0 >/dev/null 2>&1 &&
-		"$(bin_of "$tool")" "${SEQ[@]}" --verify_only=1 --verify_async=2 \
+	(cd "vo/$tool" && "$(sb_fio_bin "$tool")" "${SEQ[@]}" --do_verify=0 >/dev/null 2>&1 &&
+		"$(sb_fio_bin "$tool")" "${SEQ[@]}" --verify_only=1 --verify_async=2 \
 			--output-format=json >out 2>err; echo $? >rc)
 done
 is "$(res vo/sb)" "$(res vo/fio)" "verify_only with verify_async=2 at depth 1: 256 blocks, as fio"
@@ -54,7 +53,7 @@ for tool in fio sb; do
 	mkdir -p "bad/$tool"
 	(
 		cd "bad/$tool" || exit 1
-		b=$(bin_of "$tool")
+		b=$(sb_fio_bin "$tool")
 		"$b" "${SEQ[@]}" --do_verify=0 >/dev/null 2>&1
 		printf XXXX | dd of=data bs=1 seek=$((100 * 4096 + 2000)) conv=notrunc 2>/dev/null
 		for a in 0 2; do
@@ -102,7 +101,7 @@ for tool in fio sb; do
 	mkdir -p "th/$tool"
 	(
 		cd "th/$tool" || exit 1
-		b=$(bin_of "$tool")
+		b=$(sb_fio_bin "$tool")
 		"$b" --name=r --filename=data --rw=write --bs=1m --size=16m --verify=sha512 \
 			--do_verify=0 >/dev/null 2>&1
 		for a in 0 2; do

@@ -19,7 +19,6 @@ plan 21
 
 TRACE=
 both() { sb_fio_both "$1" "$2" "${@:3}"; }
-bin_of() { if [[ $1 == sb ]]; then echo "$SB_BIN"; else echo fio; fi; }
 # The state files in a directory, "NAME=SIZE ...".
 states() { (cd "$1" && find . -name '*-verify.state' -printf '%P=%s\n' | sort | tr '\n' ' '); }
 # A state file's writes issued (numberio), decoded here, not by storbench.
@@ -40,7 +39,7 @@ print(j["read"]["total_ios"], j["error"])' "$1"
 check_only() {
 	local d=$1 tool=$2
 	shift 2
-	(cd "$d" && "$(bin_of "$tool")" "$@" --verify_only=1 --verify_state_load=1 \
+	(cd "$d" && "$(sb_fio_bin "$tool")" "$@" --verify_only=1 --verify_state_load=1 \
 		--output-format=json >v.json 2>verr; echo $? >vrc)
 }
 
@@ -93,7 +92,7 @@ for tool in fio sb; do
 	mkdir -p "int/$tool"
 	(
 		cd "int/$tool" || exit 1
-		"$(bin_of "$tool")" "${JOB[@]}" --rate_iops=200 >out 2>err &
+		"$(sb_fio_bin "$tool")" "${JOB[@]}" --rate_iops=200 >out 2>err &
 		p=$!
 		sleep 1.5
 		kill -INT "$p"
@@ -113,7 +112,7 @@ is "$(numberio int/sb/local-wj-0-verify.state) $(numberio int/fio/local-wj-0-ver
 	"2048 2048" "the verify_only run saves its own walk as written, as fio does"
 # Without the state the unwritten blocks fail, in both.
 for tool in fio sb; do
-	(cd "int/$tool" && "$(bin_of "$tool")" "${JOB[@]}" --verify_only=1 >/dev/null 2>&1
+	(cd "int/$tool" && "$(sb_fio_bin "$tool")" "${JOB[@]}" --verify_only=1 >/dev/null 2>&1
 		echo $? >nrc)
 done
 is "$(cat int/sb/nrc)" "$(cat int/fio/nrc)" \
@@ -124,7 +123,7 @@ is "$(cat int/sb/nrc)" "1" "(the exit status is 1)"
 SEQ=(--name=wj --filename=data --rw=write --bs=4k --size=8m --verify=crc32c)
 for tool in fio sb; do
 	mkdir -p "rt/$tool"
-	(cd "rt/$tool" && "$(bin_of "$tool")" "${SEQ[@]}" --runtime=1 --rate_iops=100 \
+	(cd "rt/$tool" && "$(sb_fio_bin "$tool")" "${SEQ[@]}" --runtime=1 --rate_iops=100 \
 		--do_verify=0 >/dev/null 2>&1 && numberio local-wj-0-verify.state >written)
 	check_only "rt/$tool" "$tool" "${SEQ[@]}"
 done
@@ -137,8 +136,8 @@ like "$(cat rt/sb/written) $(cat rt/fio/written)" '^(9[0-9]|10[0-9]) (9[0-9]|10[
 # --- number_ios: the same blocks in both, and each loads the other's ---------
 for tool in fio sb; do
 	mkdir -p "n/$tool/o"
-	(cd "n/$tool" && "$(bin_of "$tool")" "${SEQ[@]}" --number_ios=37 --do_verify=0 >/dev/null 2>&1
-		cd o && "$(bin_of "$tool")" "${SEQ[@]}" --number_ios=20 --do_verify=0 >/dev/null 2>&1)
+	(cd "n/$tool" && "$(sb_fio_bin "$tool")" "${SEQ[@]}" --number_ios=37 --do_verify=0 >/dev/null 2>&1
+		cd o && "$(sb_fio_bin "$tool")" "${SEQ[@]}" --number_ios=20 --do_verify=0 >/dev/null 2>&1)
 done
 is "$(cmp n/sb/local-wj-0-verify.state n/fio/local-wj-0-verify.state && echo same)" "same" \
 	"number_ios=37: storbench's state file is fio's, byte for byte"

@@ -42,21 +42,6 @@ static size_t list_size(uint32_t depth, uint32_t nofiles)
 	return SB_VSTATE_LIST + (size_t)depth * nofiles * 16;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int sb_vstate_save(const char *path, const struct sb_vstate *s, char *err,
 		   size_t errlen)
 {
@@ -105,7 +90,8 @@ int sb_vstate_save(const char *path, const struct sb_vstate *s, char *err,
 			 path);
 		return -EPERM;
 	}
-	rc = ftruncate(fd, 0) ? -errno : write_all(fd, b, SB_VSTATE_HDR + lsz);
+	rc = ftruncate(fd, 0) ? -errno
+			      : sb_verify_write_all(fd, b, SB_VSTATE_HDR + lsz);
 	if (close(fd) && !rc)
 		rc = -errno;
 	free(b);
