@@ -56,9 +56,9 @@ is "$?" 0 "--parse-only accepts a valid job"
 ok "and writes nothing: no data file, no report" \
 	bash -c "test ! -e '$T/data.bin' -a ! -e '$T/report.txt'"
 err=$("$B" --parse-only --name=p --ioengine=null --size=1m --rw=randread \
-	--verify_async=2 2>&1)
+	--gtod_cpu=1 2>&1)
 is "$?" 2 "an option that would change what is measured is refused"
-is "$err" "storbench: error: command line: option 'verify_async' is not supported yet (verify reads run in the job's own thread)" \
+is "$err" "storbench: error: command line: option 'gtod_cpu' is not supported yet (every worker reads the clock itself)" \
 	"saying it is not supported yet"
 
 out=$("$B" --showcmd two.fio)

@@ -17,6 +17,9 @@ sb_fio_require() {
 	fi
 }
 
+# sb_fio_bin TOOL: the program of a tool name of sb_fio_both, fio or sb.
+sb_fio_bin() { if [[ $1 == sb ]]; then echo "$SB_BIN"; else echo fio; fi; }
+
 sb_fio_both() {
 	local d=$1 prep=$2 tool bin
 	shift 2

@@ -216,27 +216,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .category = SB_CAT_THREADS},
 
 	/* Verification */
-	{.name = "verify_async",
-	 .type = "int",
-	 .def = "0",
-	 .range = "min=0",
-	 .help = "number of threads that check data, off the I/O thread",
-	 .support = SB_SUPPORT_NO,
-	 .note = "verify reads run in the job's own thread",
-	 .category = SB_CAT_VERIFY},
-	{.name = "verify_state_load",
-	 .type = "bool",
-	 .help = "starts verify from the state a failed run saved",
-	 .support = SB_SUPPORT_NO,
-	 .note = "verify_only replays the stream from randseed instead",
-	 .category = SB_CAT_VERIFY},
-	{.name = "verify_state_save",
-	 .type = "bool",
-	 .def = "1",
-	 .help = "saves the verify state when the job ends",
-	 .support = SB_SUPPORT_NO,
-	 .note = "verify_only replays the stream from randseed instead",
-	 .category = SB_CAT_VERIFY},
 
 	/* Measurements and reporting */
 	{.name = "log_entries",

@@ -405,6 +405,20 @@ const struct sb_option sb_core_options[] = {
 	{OPT("verify_dump", verify_dump), .type = SB_OPT_BOOL, .def = "0",
 	 .help = "write a bad block's data as read and as written to "
 		 "FILE.OFFSET.received and .expected"},
+	{OPT("verify_state_save", verify_state_save), .type = SB_OPT_BOOL,
+	 .def = "1",
+	 .help = "a job that writes with verify saves which writes completed "
+		 "in local-NAME-N-verify.state, as it ends or stops"},
+	{OPT("verify_state_load", verify_state_load), .type = SB_OPT_BOOL,
+	 .help = "verify only the writes a saved verify state lists as "
+		 "completed"},
+	{OPT("verify_async", verify_async), .type = SB_OPT_INT, .min = 0,
+	 .max = 65536,
+	 .help = "check verify reads' data on this many threads of each "
+		 "clone, off its I/O thread"},
+	{OPT("verify_async_cpus", verify_async_cpus), .type = SB_OPT_STR,
+	 .help = "CPUs the verify_async threads may run on: 0-3,6 (fio's "
+		 "too, though its --cmdhelp=all leaves it out)"},
 	{OPT("verify_offset", verify_offset), .type = SB_OPT_SIZE,
 	 .help = "swap each verify header with the bytes this far into its "
 		 "interval (at least 40)"},

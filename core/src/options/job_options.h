@@ -141,6 +141,10 @@ struct sb_job_opts {
 	int trim_verify_zero;
 	int64_t trim_backlog;
 	int64_t trim_backlog_batch;
+	int verify_state_save;
+	int verify_state_load;
+	int64_t verify_async;
+	char *verify_async_cpus;
 
 	/* Errors. */
 	char *continue_on_error;

@@ -224,6 +224,23 @@ static int make_file_locks(struct sb_runjob *rj)
 	return 0;
 }
 
+/* verify_state_load: each clone's state, read before the files are set
+ * up, as fio reads it; a missing or bad one fails the job. */
+static int load_states(struct sb_runjob *rj)
+{
+	char err[PATH_MAX + 192];
+	int rc;
+
+	for (unsigned i = 0; i < rj->job.numjobs; i++) {
+		rc = sb_vstate_load_clone(&rj->workers[i], err, sizeof(err));
+		if (rc) {
+			job_fail(rj, rc, err);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 void sb_runjob_start(struct sb_runjob *rj)
 {
 	unsigned n = rj->job.numjobs;
@@ -271,7 +288,7 @@ void sb_runjob_start(struct sb_runjob *rj)
 		}
 	}
 	rj->set_up = 1;
-	if (lay_out(rj))
+	if (load_states(rj) || lay_out(rj))
 		return;
 	if (sb_ss_job_start(rj, sb_host_services.now_ns())) {
 		job_fail(rj, -ENOMEM, "out of memory for steady state");

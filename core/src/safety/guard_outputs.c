@@ -1,10 +1,10 @@
 /*
- * The guard on the files a run writes besides its targets: the reports and
- * the logs. A report opened on a block device truncates nothing but writes
- * over its first blocks, and two outputs that are one file (a symlink, a
- * relative and an absolute name, --output and a FORMAT=FILE, a log and a
- * job's own data file) leave only one of them; both are bad input, found
- * before any job runs or any file is opened.
+ * The guard on the files a run writes besides its targets: the reports,
+ * the logs and the verify state files. A report opened on a block device
+ * truncates nothing but writes over its first blocks, and two outputs that are
+ * one file (a symlink, a relative and an absolute name, --output and a
+ * FORMAT=FILE, a log and a job's own data file) leave only one of them; both
+ * are bad input, found before any job runs or any file is opened.
  */
 #include "guard_paths.h"
 
@@ -229,6 +229,11 @@ static int add_logs(struct sb_ctx *ctx, struct outs *o,
 			sb_iolog_path(rj, c, path, sizeof(path));
 			rc = add_log(ctx, o, rj, "write_iolog", path, 0);
 		}
+		/* verify_state_save is on by default: its file is named
+		 * after the clone, whether or not the job set it. */
+		if (!rc && sb_vstate_saves(rj) &&
+		    !sb_vstate_path(rj, c, path, sizeof(path)))
+			rc = add_log(ctx, o, rj, "verify_state_save", path, 0);
 		for (unsigned k = 0; k < SB_FIOLOG_KINDS && !rc; k++)
 			if (sb_fiolog_name(&cfg, k, rj->name,
 					   rj->jobnum_base + c, path,

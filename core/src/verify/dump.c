@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "verify.h"
+#include "verify_impl.h"
 
 static const char *base_name(const char *path)
 {
@@ -22,7 +23,7 @@ static const char *base_name(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
-static int write_all(int fd, const unsigned char *p, uint64_t len)
+int sb_verify_write_all(int fd, const unsigned char *p, uint64_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, p, len);
@@ -74,7 +75,7 @@ int sb_verify_dump(const char *target, uint64_t offset, const char *type,
 		close(fd);
 		return -EPERM;
 	}
-	rc = ftruncate(fd, 0) ? -errno : write_all(fd, buf, len);
+	rc = ftruncate(fd, 0) ? -errno : sb_verify_write_all(fd, buf, len);
 	if (rc)
 		snprintf(err, errlen, "cannot write %s: %s", name,
 			 strerror(-rc));

@@ -52,6 +52,10 @@ static inline void sb_store_be32(unsigned char *p, uint32_t v)
 	p[3] = (unsigned char)v;
 }
 
+/* dump.c: all of len bytes written to fd (through EINTR); 0 or a
+ * negative errno (-EIO for a write that wrote nothing). */
+int sb_verify_write_all(int fd, const unsigned char *p, uint64_t len);
+
 /* crc_small.c: fio's CRC-7 and CRC-16 (see there for their definitions). */
 unsigned int sb_crc7(const void *data, size_t len);
 unsigned int sb_crc16(const void *data, size_t len);

@@ -160,24 +160,32 @@ static int check_zeroes(const struct sb_ioslot *s, char *why, size_t len)
 	return 0;
 }
 
-static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
+/* The check of a verify read's data: a trimmed block for zeroes, any other
+ * for the pattern. A pure function of the slot and the job's read-only
+ * verify config, so verify_async's threads run it too. */
+int sb_verify_slot(const struct sb_verify_cfg *c, const struct sb_ioslot *s,
+		   char *why, size_t len, struct sb_verify_fault *f)
 {
-	char why[512], msg[SB_ERRMSG_MAX];
-	struct sb_verify_fault f;
+	if (s->verify == SB_VREAD_ZEROES)
+		/* A null engine's fake reads hold nothing to check. */
+		return c->kind == SB_VERIFY_NULL ? 0
+						 : check_zeroes(s, why, len);
+	return sb_verify_check_fault(c, s->io.buf, s->io.length, s->io.offset,
+				     s->vseed, why, len, f);
+}
+
+/* What the check of a verify read found (rc 0 or -EILSEQ), counted and
+ * judged on the I/O thread, wherever the check ran. */
+static int verify_found(struct sb_worker *w, const struct sb_ioslot *s, int rc,
+			const char *why, const struct sb_verify_fault *f)
+{
+	char msg[SB_ERRMSG_MAX];
 
 	w->vck.verified++;
-	if (s->verify == SB_VREAD_ZEROES) {
-		/* A null engine's fake reads hold nothing to check. */
-		if (w->rj->cfg.vcfg.kind == SB_VERIFY_NULL ||
-		    !check_zeroes(s, why, sizeof(why)))
-			return 0;
-	} else if (!sb_verify_check_fault(&w->rj->cfg.vcfg, s->io.buf,
-					  s->io.length, s->io.offset, s->vseed,
-					  why, sizeof(why), &f)) {
+	if (!rc)
 		return 0;
-	} else if (w->rj->opts.verify_dump) {
-		dump_bad(w, s, &f);
-	}
+	if (w->rj->opts.verify_dump && s->verify != SB_VREAD_ZEROES)
+		dump_bad(w, s, f);
 	sb_msg_format(msg, sizeof(msg), "verify failed on %s: %s",
 		      s->io.file->path, why);
 	__atomic_store_n(&w->meas.dir[SB_DDIR_READ].errors,
@@ -186,6 +194,23 @@ static int verify_read(struct sb_worker *w, const struct sb_ioslot *s)
 	if (!w->vck.bad++)
 		sb_msg_format(w->vck.first, sizeof(w->vck.first), "%s", msg);
 	return sb_wpolicy(w, SB_ERRKIND_VERIFY, EILSEQ, msg);
+}
+
+/* verify_async: the slot goes to a verify thread, and comes back to the
+ * free list once it is checked (take_checked). */
+static int verify_read(struct sb_worker *w, struct sb_ioslot *s)
+{
+	char why[512];
+	struct sb_verify_fault f;
+	int rc;
+
+	if (w->vasync.on) {
+		sb_vasync_push(w, s);
+		return 0;
+	}
+	memset(&f, 0, sizeof(f));
+	rc = sb_verify_slot(&w->rj->cfg.vcfg, s, why, sizeof(why), &f);
+	return verify_found(w, s, rc, why, &f);
 }
 
 /* rate_min/rate_iops_min, over each rate_cycle of the main phase. */
@@ -292,6 +317,13 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	}
 	if (io->ddir == SB_DDIR_WRITE && w->rj->opts.sync_range.every)
 		sb_stream_landed(w, io);
+	if (w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY)
+		sb_vstate_done(
+			w, (int)io->ddir,
+			(unsigned)((const struct sb_wfile *)(const void *)
+					   io->file -
+				   w->files),
+			io->offset);
 	if (w->phase == SB_PH_LAYOUT || w->phase == SB_PH_PREREAD ||
 	    now < w->span.ramp_end_ns)
 		return s->verify ? verify_read(w, s) : 0;
@@ -365,7 +397,27 @@ static void free_idle(struct sb_worker *w)
 
 static void return_slot(struct sb_worker *w, struct sb_ioslot *s)
 {
+	/* A verify thread's until take_checked() gets it back. */
+	if (s->vheld)
+		return;
 	w->fl.free[w->fl.nfree++] = s;
+}
+
+/* verify_async: the slots the verify threads have checked, their findings
+ * counted and judged, back on the free list; waiting for one when block
+ * and the threads hold any. */
+static void take_checked(struct sb_worker *w, int block)
+{
+	unsigned n = sb_vasync_take(w, block, w->vasync.taken);
+
+	for (unsigned i = 0; i < n; i++) {
+		struct sb_ioslot *s = w->vasync.taken[i];
+		const struct sb_vasync_res *r = sb_vasync_res(w, s);
+
+		s->vheld = 0;
+		verify_found(w, s, r->rc, r->why, &r->f);
+		return_slot(w, s);
+	}
 }
 
 /* The slot of an I/O the engine hands back, or NULL when it is none of
@@ -825,6 +877,11 @@ int sb_io_loop(struct sb_worker *w)
 	if (w->phase != SB_PH_MAIN)
 		batch = cmin = 1, low = depth;
 	while (!w->err.code) {
+		if (w->vasync.on) {
+			take_checked(w, 0);
+			if (w->err.code)
+				break;
+		}
 		/* latency_target's depth, at most iodepth. */
 		unsigned lim = w->lat.on && w->phase == SB_PH_MAIN
 				       ? sb_lat_depth(w)
@@ -841,6 +898,17 @@ int sb_io_loop(struct sb_worker *w)
 			struct sb_ioslot *s = pending;
 			int g;
 
+			if (!s && !w->fl.nfree) {
+				/* The verify threads hold the free slots:
+				 * wait for them when nothing is in flight. */
+				take_checked(w, !w->fl.inflight);
+				if (w->err.code)
+					break;
+				if (!w->fl.nfree) {
+					wait = 1;
+					break;
+				}
+			}
 			if (!s) {
 				s = w->fl.free[--w->fl.nfree];
 				g = sb_stream_next(w, s);
@@ -891,5 +959,8 @@ int sb_io_loop(struct sb_worker *w)
 	drain(w);
 	if (pending)
 		return_slot(w, pending);
+	/* Every check is in before the phase ends, and every slot free. */
+	while (w->vasync.held)
+		take_checked(w, 1);
 	return w->err.code;
 }

@@ -27,6 +27,7 @@
 #include "../options/errpolicy.h"
 #include "../verify/verify.h"
 #include "../util/fio_taus.h"
+#include "../verify/state.h"
 #include "../data/buffers.h"
 #include "../report/fiolog.h"
 #include "../machine/cpus.h"
@@ -59,7 +60,8 @@ struct sb_job_cfg {
 	unsigned char bpattern[SB_DATA_PATTERN_MAX];
 	int coe; /* continue_on_error bits */
 	struct sb_ignerr ignerr;
-	struct sb_cpus *cpus; /* NULL: no binding */
+	struct sb_cpus *cpus;  /* NULL: no binding */
+	struct sb_cpus *vcpus; /* verify_async_cpus; NULL: no binding */
 	/* filename= as a list (shared by the clones), else NULL; and the
 	 * directories of directory=a:b. Strings live in names_buf/dirs_buf. */
 	const char **names;
@@ -208,6 +210,7 @@ struct sb_ioslot {
 	uint64_t vseed;	      /* verify: the write this read checks */
 	uint64_t vindex;      /* verify: a write's index in the stream */
 	int verify;	      /* enum sb_vread: a read whose data is checked */
+	int vheld;	      /* verify_async: a verify thread has it */
 	int queued;	      /* the engine holds it (SB_Q_QUEUED, no event) */
 	int done_in_queue;    /* host->complete() came inside its queue() */
 	/* end_fsync's, which fio neither counts nor times (TD_FSYNCING). */
@@ -318,6 +321,45 @@ struct sb_worker_trim {
 struct sb_worker_vcheck {
 	uint64_t verified, bad;
 	char first[SB_ERRMSG_MAX]; /* the first bad block, as said */
+};
+
+/* verify_state_save/verify_state_load, written only by worker/vstate.c:
+ * each file's latest completed writes (a ring of iodepth, fio's
+ * last_write_comp), the writes issued and completed and the reads
+ * completed (fio's io_issues[DDIR_WRITE], io_blocks[] of both), and the
+ * state loaded (have: it was). */
+struct sb_worker_vsave {
+	unsigned depth;
+	uint64_t *ring; /* [file * depth + i]; NULL: nothing is saved */
+	unsigned *next; /* [file]: the ring's next slot */
+	uint64_t writes_issued, writes_done, reads;
+	int have;
+	struct sb_vstate loaded;
+};
+
+/* What a verify_async thread found in a slot's buffer. */
+struct sb_vasync_res {
+	int rc; /* 0, or -EILSEQ */
+	struct sb_verify_fault f;
+	char why[512];
+};
+
+/* verify_async's threads, made, fed and joined by worker/vasync.c: the
+ * slots waiting for a check (queue, a ring of depth: qn from qhead), those
+ * checked (done, dn), all the slots they hold (held), each slot's result
+ * (res[slot]); all under lock but res[] of a slot being checked, which
+ * only its thread writes. on: verify reads go to the threads. */
+struct sb_worker_vasync {
+	int on, inited, exit;
+	unsigned nthreads, started;
+	int bind_err;
+	pthread_t *threads;
+	pthread_mutex_t lock;
+	pthread_cond_t work, back;
+	struct sb_ioslot **queue, **done;
+	unsigned qhead, qn, dn, held;
+	struct sb_vasync_res *res;
+	struct sb_ioslot **taken; /* the I/O thread's, for take_checked */
 };
 
 /* A worker's pace, written only by worker/pace.c: when each capped
@@ -530,6 +572,8 @@ struct sb_worker {
 	struct sb_worker_vstream vs;
 	struct sb_worker_trim trim;
 	struct sb_worker_vcheck vck;
+	struct sb_worker_vsave vsave;
+	struct sb_worker_vasync vasync;
 	struct sb_worker_timing timing;
 	struct sb_worker_meas meas;
 	struct sb_worker_lat lat;
@@ -618,6 +662,10 @@ void sb_worker_free(struct sb_worker *w);
 /* Main thread, before the worker starts: its wake-up eventfd. 0 or a
  * negative errno. */
 int sb_worker_wake_open(struct sb_worker *w);
+/* Main thread, before the job's files are laid out: the clone's
+ * verify_state_load file read (vstate.c). 0, or a negative errno with err
+ * saying why. */
+int sb_vstate_load_clone(struct sb_worker *w, char *err, size_t errlen);
 /* Make the worker's wake_fd readable (any thread). */
 void sb_worker_wake(const struct sb_worker *w);
 /* The target is no local path (SB_ENGINE_REMOTE): the host neither

@@ -509,6 +509,26 @@ static int settle_cpus(struct sb_ctx *ctx, struct sb_runjob *rj)
 		  : 0;
 }
 
+/* verify_async_cpus: a list, as cpus_allowed; the machine's CPUs are the
+ * binding's matter, when the threads start. */
+static int settle_vcpus(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const char *list = rj->opts.verify_async_cpus;
+	char err[256];
+	int rc;
+
+	if (!list)
+		return 0;
+	rj->cfg.vcpus = calloc(1, sizeof(*rj->cfg.vcpus));
+	if (!rj->cfg.vcpus)
+		return sb_err(ctx, -ENOMEM, "out of memory");
+	rc = sb_cpus_parse_list_n(list, SB_CPUS_MAX, rj->cfg.vcpus, err,
+				  sizeof(err));
+	return rc ? sb_err(ctx, rc, "%s: verify_async_cpus: %s",
+			   where_of(rj, "verify_async_cpus"), err)
+		  : 0;
+}
+
 int sb_runjob_check_cpus(struct sb_ctx *ctx, const struct sb_runjob *rj)
 {
 	const char *list = rj->opts.cpus_allowed, *mask = rj->opts.cpumask;
@@ -564,6 +584,8 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 		rc = settle_errors(ctx, rj);
 	if (!rc)
 		rc = settle_cpus(ctx, rj);
+	if (!rc)
+		rc = settle_vcpus(ctx, rj);
 	if (rc)
 		return rc;
 	c->trim_mode = !sb_rw_is_trim(&o->rw)	      ? SB_PAT_NO_TRIM
@@ -591,6 +613,7 @@ static void free_cfg(struct sb_job_cfg *c)
 	free(c->dirs);
 	free(c->dirs_buf);
 	free(c->cpus);
+	free(c->vcpus);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -304,6 +304,7 @@ static int note_write(struct sb_worker *w, struct sb_ioslot *s, unsigned file)
 	uint64_t index = w->vs.nwrites++;
 
 	f->writes++;
+	sb_vstate_issued(w);
 	if (!w->rj->cfg.vcfg.kind)
 		return 0;
 	s->vseed = write_seed(w, file, index);
@@ -439,6 +440,10 @@ int sb_stream_dry(struct sb_worker *w)
 	while (w->st.ios_left && (rc = sb_fio_next(&w->fio, &spec)) == 0) {
 		w->st.ios_left--;
 		w->vs.nspecs++;
+		/* fio's dry run completes each I/O it walks. */
+		if (spec.ddir == SB_DDIR_WRITE)
+			sb_vstate_issued(w);
+		sb_vstate_done(w, (int)spec.ddir, spec.file, spec.offset);
 		if (spec.ddir == SB_DDIR_WRITE)
 			mark_written(&w->files[spec.file], spec.offset,
 				     spec.length, w->vs.nwrites++);
@@ -630,6 +635,10 @@ int sb_stream_next(struct sb_worker *w, struct sb_ioslot *s)
 
 	if (rc)
 		return rc;
+	/* verify_state_load: fio's verify_state_should_stop() ends the
+	 * phase at the first read of a write that had not completed. */
+	if (s->verify && w->vsave.have && sb_vstate_stop(w, s))
+		return SB_GEN_END;
 	if (w->iolog && w->phase != SB_PH_PREREAD)
 		sb_iolog_io(w, &s->io);
 	s->intended_ns = sb_pace(w, &s->io);

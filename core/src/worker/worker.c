@@ -47,7 +47,9 @@ static void start_delay(struct sb_worker *w)
 
 static int alloc_slots(struct sb_worker *w)
 {
-	return sb_slots_alloc(w) ? w->err.code : sb_stream_verify_init(w);
+	if (sb_slots_alloc(w) || sb_stream_verify_init(w))
+		return w->err.code;
+	return sb_vasync_start(w);
 }
 
 /* What a generator plugin learns of its worker before the first next():
@@ -238,7 +240,7 @@ static void run_job(struct sb_worker *w)
 				 (o->disable_clat ? 0 : SB_MEAS_CLAT) |
 				 (o->disable_slat ? 0 : SB_MEAS_SLAT);
 	w->timing.min_rate = sb_has_min_rate(o);
-	if (open_logs(w))
+	if (sb_vstate_start(w) || open_logs(w))
 		return;
 
 	start_delay(w);
@@ -282,6 +284,7 @@ static void run_job(struct sb_worker *w)
 					   ? w->span.ramp_end_ns
 					   : w->span.end_ns;
 	getrusage(RUSAGE_THREAD, &w->span.ru_end);
+	sb_vstate_finish(w);
 	close_logs(w);
 	if (o->exec_postrun)
 		sb_worker_exec(w, o->exec_postrun, "postrun");
@@ -423,6 +426,7 @@ int sb_worker_run(struct sb_worker *w)
 		else
 			run_job(w);
 	}
+	sb_vasync_stop(w);
 	if (w->gen.live && rj->gops->cleanup) {
 		sb_hook_enter(w, SB_HOOK_GEN_CLEANUP);
 		rj->gops->cleanup(&w->gen.env);
@@ -455,6 +459,8 @@ void sb_worker_free(struct sb_worker *w)
 	free(w->gen.files);
 	sb_slots_free(w);
 	sb_stream_free(w);
+	sb_vstate_free(w);
+	sb_vasync_free(w);
 	/* Freed again with the job, which keeps only the measurements. */
 	w->eng.state = w->gen.state = NULL;
 	w->gen.files = NULL;

@@ -94,6 +94,45 @@ void sb_stream_phase(struct sb_worker *w);
  * seed, ...), bytes at bufs. */
 void sb_stream_bufs_init(struct sb_worker *w, void *bufs, uint64_t bytes);
 
+/* vstate.c: verify_state_save and verify_state_load. Whether the job's
+ * clones save a state, and clone idx's file (0, or -ENAMETOOLONG): the
+ * guard checks these before the run. */
+int sb_vstate_saves(const struct sb_runjob *rj);
+int sb_vstate_path(const struct sb_runjob *rj, unsigned idx, char *buf,
+		   size_t len);
+/* Before the job's phases: the rings made; 0 or the worker's error. */
+int sb_vstate_start(struct sb_worker *w);
+/* A write of the job issued; an I/O of the job or its read-back done. */
+static inline void sb_vstate_issued(struct sb_worker *w)
+{
+	w->vsave.writes_issued++;
+}
+void sb_vstate_done(struct sb_worker *w, int ddir, unsigned file,
+		    uint64_t offset);
+/* Whether the verify read s must not be issued: the loaded state ends the
+ * phase before it. */
+int sb_vstate_stop(const struct sb_worker *w, const struct sb_ioslot *s);
+/* As the clone's job ends: the state saved (a failure is a warning). */
+void sb_vstate_finish(struct sb_worker *w);
+void sb_vstate_free(struct sb_worker *w);
+
+/* vasync.c: verify_async's threads, started once the slots exist (0 or
+ * the worker's error) and stopped as the job ends; a verify read handed
+ * to them (its slot held until taken back); the slots they checked,
+ * waiting for one when block and they hold any (out has room for
+ * depth); a slot's result. */
+int sb_vasync_start(struct sb_worker *w);
+void sb_vasync_push(struct sb_worker *w, struct sb_ioslot *s);
+/* ioloop.c: the check of a verify read's data, 0 or -EILSEQ with why and
+ * f filled; any thread. */
+int sb_verify_slot(const struct sb_verify_cfg *c, const struct sb_ioslot *s,
+		   char *why, size_t len, struct sb_verify_fault *f);
+unsigned sb_vasync_take(struct sb_worker *w, int block, struct sb_ioslot **out);
+const struct sb_vasync_res *sb_vasync_res(const struct sb_worker *w,
+					  const struct sb_ioslot *s);
+void sb_vasync_stop(struct sb_worker *w);
+void sb_vasync_free(struct sb_worker *w);
+
 /* slots.c: the worker's I/O slots and buffers; 0 or the worker's error. */
 int sb_slots_alloc(struct sb_worker *w);
 void sb_slots_free(struct sb_worker *w);
