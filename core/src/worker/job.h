@@ -75,6 +75,7 @@ struct sb_job_cfg {
 	int think_blocks_set; /* thinktime_blocks was given */
 	int write_hint_set;   /* write_hint was given */
 	int ioprio_set;	      /* prio or prioclass was given */
+	int zonemode;	      /* enum sb_zonemode, as fio settles it */
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX
