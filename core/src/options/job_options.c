@@ -59,6 +59,12 @@ static const char *const sb_lockfile_names[] = {
 	[SB_LOCK_READWRITE] = "readwrite",
 	NULL,
 };
+static const char *const sb_zonemode_names[] = {
+	[SB_ZONE_NONE] = "none",
+	[SB_ZONE_STRIDED] = "strided",
+	[SB_ZONE_ZBD] = "zbd",
+	NULL,
+};
 /* fio's spellings; prepare.c maps "0" and "1" as fio does. */
 const char *const sb_fallocate_names[] = {"none",     "native", "posix", "keep",
 					  "truncate", "0",	"1",	 NULL};
@@ -637,6 +643,43 @@ const struct sb_option sb_core_options[] = {
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "
 		 "the I/Os the pause missed"},
+
+	/* Zones: workload/zones.h. */
+	{OPT("zonemode", zonemode), .type = SB_OPT_ENUM, .def = "none",
+	 .choices = sb_zonemode_names,
+	 .help = "what the zone options mean: none, strided (zonesize bytes "
+		 "of I/O in each zonerange, then zoneskip), zbd (zones with "
+		 "write pointers; emulated on a regular file or a device that "
+		 "is not zoned)"},
+	{OPT("zonesize", zonesize), .type = SB_OPT_SIZE,
+	 .help = "strided: bytes of I/O in a zone before the next; zbd: the "
+		 "size of a zone"},
+	{OPT("zonecapacity", zonecapacity), .type = SB_OPT_SIZE,
+	 .help = "zbd: the bytes of a zone that can be written (0: "
+		 "zonesize)"},
+	{OPT("zonerange", zonerange), .type = SB_OPT_SIZE,
+	 .help = "strided: the size of a zone, which random offsets stay in "
+		 "(0: zonesize)"},
+	{OPT("zoneskip", zoneskip), .type = SB_OPT_SIZE,
+	 .help = "bytes skipped after each zone"},
+	{OPT("read_beyond_wp", read_beyond_wp), .type = SB_OPT_BOOL,
+	 .help = "zbd: reads may go past a zone's write pointer"},
+	{OPT("max_open_zones", max_open_zones), .type = SB_OPT_INT, .min = 0,
+	 .max = 4096,
+	 .help = "zbd: most zones written at once in a file (0: no limit)"},
+	{OPT("job_max_open_zones", job_max_open_zones), .type = SB_OPT_INT,
+	 .min = 0, .max = 4096,
+	 .help = "zbd: most zones one job writes at once (0: no limit)"},
+	{OPT("ignore_zone_limits", ignore_zone_limits), .type = SB_OPT_BOOL,
+	 .help = "zbd: disregard a zoned device's open-zone limit"},
+	{OPT("zone_reset_threshold", zone_reset_threshold),
+	 .type = SB_OPT_FLOAT,
+	 .help = "zbd: share (0 to 1) of the region's zones' bytes written "
+		 "above which zone_reset_frequency resets zones"},
+	{OPT("zone_reset_frequency", zone_reset_frequency),
+	 .type = SB_OPT_FLOAT,
+	 .help = "zbd: above the threshold, reset the zone of one write in "
+		 "1/F (0 to 1; 0: never)"},
 	SB_OPTION_END,
 };
 

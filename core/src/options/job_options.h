@@ -205,6 +205,19 @@ struct sb_job_opts {
 	int lockfile;	       /* enum sb_lockfile */
 	int serialize_overlap;
 
+	/* Zones (workload/zones.h). */
+	int zonemode; /* enum sb_zonemode */
+	uint64_t zonesize;
+	uint64_t zonecapacity;
+	uint64_t zonerange;
+	uint64_t zoneskip;
+	int read_beyond_wp;
+	int64_t max_open_zones;
+	int64_t job_max_open_zones;
+	int ignore_zone_limits;
+	double zone_reset_threshold;
+	double zone_reset_frequency;
+
 	/* Around the job's run. */
 	char *exec_prerun;
 	char *exec_postrun;
@@ -265,6 +278,12 @@ enum sb_exit_what {
 	SB_EXIT_WHAT_GROUP,
 	SB_EXIT_WHAT_STONEWALL,
 	SB_EXIT_WHAT_ALL,
+};
+/* zonemode=: fio's none, strided, zbd. */
+enum sb_zonemode {
+	SB_ZONE_NONE,
+	SB_ZONE_STRIDED,
+	SB_ZONE_ZBD,
 };
 enum sb_lockfile {
 	SB_LOCK_NONE,

@@ -138,6 +138,7 @@ static int fio_init(struct sb_worker *w)
 		.svc_dist = &c->svc_dist,
 		.trim_mode = c->trim_mode,
 		.verify = c->vcfg.kind != 0,
+		.zones = c->zonemode,
 		.maxopen = &w->svc.maxopen,
 		.nopen = &w->svc.nopen,
 		.arg = w,

@@ -83,6 +83,7 @@ struct sb_job_cfg {
 	int ioprio_set;	      /* prio or prioclass was given */
 	int uid_set;	      /* uid was given */
 	int gid_set;	      /* gid was given */
+	int zonemode;	      /* enum sb_zonemode, as fio settles it */
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX

@@ -551,6 +551,64 @@ int sb_runjob_check_cpus(struct sb_ctx *ctx, const struct sb_runjob *rj)
 
 /* filename= (a list shared by the clones), directory= (a list the files
  * are spread over), and the rest of what the workers read. */
+/* zonemode= and its options, as fio's fixup_options and zbd_verify_bs
+ * settle them; the zones themselves are workload/zones.c's. */
+static int settle_zones(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	const struct sb_job_opts *o = &rj->opts;
+	const struct sb_kv *kv = sb_jobdef_get(rj->def, "create_serialize");
+	int mode = o->zonemode, serialize = 1;
+	char err[128];
+
+	if (mode == SB_ZONE_NONE && o->zonesize)
+		return sb_err(ctx, -EINVAL,
+			      "%s: zonemode=none and zonesize are not "
+			      "compatible (fio says so too)",
+			      where_of(rj, "zonesize"));
+	if (mode == SB_ZONE_STRIDED && !o->zonesize)
+		return sb_err(ctx, -EINVAL,
+			      "%s: zonemode=strided needs zonesize",
+			      where_of(rj, "zonemode"));
+	if (kv && sb_val_bool(kv->value, &serialize, err, sizeof(err)))
+		serialize = 1;
+	if (mode == SB_ZONE_ZBD && !serialize)
+		return sb_err(ctx, -EINVAL,
+			      "%s: zonemode=zbd and create_serialize=0 are not "
+			      "compatible (fio says so too)",
+			      kv->where);
+	if (o->zone_reset_threshold < 0 || o->zone_reset_threshold > 1 ||
+	    o->zone_reset_frequency < 0 || o->zone_reset_frequency > 1)
+		return sb_err(
+			ctx, -EINVAL,
+			"%s: zone_reset_threshold and "
+			"zone_reset_frequency are from 0 to 1",
+			where_of(rj, o->zone_reset_threshold < 0 ||
+						     o->zone_reset_threshold > 1
+					     ? "zone_reset_threshold"
+					     : "zone_reset_frequency"));
+	/* fio: strided zones only work with one file open at a time; it
+	 * looks at openfiles before it defaults it to nrfiles. */
+	if (mode == SB_ZONE_STRIDED && o->openfiles > 1)
+		mode = SB_ZONE_NONE;
+	if (mode == SB_ZONE_ZBD && sb_rw_uses(o, SB_DDIR_TRIM))
+		return sb_err(ctx, -EOPNOTSUPP,
+			      "%s: zonemode=zbd with trims is not supported "
+			      "yet",
+			      where_of(rj, "zonemode"));
+	for (int d = 0;
+	     mode == SB_ZONE_ZBD && rj->cfg.vcfg.kind && d < SB_DDIR_COUNT; d++)
+		if (o->zonesize && o->zonesize % o->bs[d])
+			return sb_err(ctx, -EINVAL,
+				      "%s: verify with zonemode=zbd: the block "
+				      "size %llu is not a divisor of zonesize "
+				      "%llu",
+				      where_of(rj, "bs"),
+				      (unsigned long long)o->bs[d],
+				      (unsigned long long)o->zonesize);
+	rj->cfg.zonemode = mode;
+	return 0;
+}
+
 static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 {
 	struct sb_job_cfg *c = &rj->cfg;
@@ -586,6 +644,8 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 		rc = settle_cpus(ctx, rj);
 	if (!rc)
 		rc = settle_vcpus(ctx, rj);
+	if (!rc)
+		rc = settle_zones(ctx, rj);
 	if (rc)
 		return rc;
 	c->trim_mode = !sb_rw_is_trim(&o->rw)	      ? SB_PAT_NO_TRIM

@@ -15,6 +15,7 @@
 
 #include "../options/job_options.h"
 #include "pattern.h"
+#include "zones.h"
 
 /* file_service_type=, as prepare settles it. */
 enum sb_svc {
@@ -77,6 +78,7 @@ struct sb_fio_host {
 	const struct sb_randdist *svc_dist;
 	int trim_mode; /* enum sb_pattern_trim */
 	int verify;    /* verify is set: a map of the latest writes */
+	int zones;     /* enum sb_zonemode, as prepare settles it */
 	/* Files it may keep open (openfiles=, or all of them under a
 	 * generator plugin), and open now. */
 	const unsigned *maxopen, *nopen;
@@ -100,6 +102,7 @@ struct sb_fio_host {
 struct sb_fio_file {
 	struct sb_pattern pat; /* its pattern in this phase */
 	int state;	       /* enum sb_fio_file_state */
+	struct sb_zones zones; /* zonemode=: pat's zones */
 };
 
 enum sb_fio_file_state {
@@ -125,8 +128,9 @@ struct sb_fio_state {
 	uint64_t rng;		   /* random file picks */
 	struct sb_pattern fpick;   /* zipf/pareto/normal file picks */
 	unsigned next_fresh;	   /* next file not yet planned in this phase */
-	int budgeted;	 /* the phase ends on budget (skewed service) */
-	uint64_t budget; /* bytes the phase has left */
+	int budgeted;	     /* the phase ends on budget (skewed service) */
+	uint64_t budget;     /* bytes the phase has left */
+	uint64_t zone_bytes; /* zonemode=: the bytes done in the zone */
 };
 
 /* The runner's interface, on the worker's thread. The main phase goes

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../util/rand.h"
+#include "zones.h"
 
 /* A bijection of [0, mask] that hides the LCG's regular low bits. */
 static uint64_t scramble(uint64_t x, uint64_t mask)
@@ -564,6 +565,88 @@ static uint64_t random_offset(struct sb_pattern *p, int d, uint64_t len)
 	return sb_below(&p->rng, p->nblocks[d]) * p->align[d];
 }
 
+void sb_pattern_zones(struct sb_pattern *p, struct sb_zones *z)
+{
+	p->zones = z;
+}
+
+static void zoned_record(struct sb_pattern *p, uint32_t d, uint64_t off,
+			 uint64_t len, struct sb_io_spec *s)
+{
+	s->ddir = d;
+	s->offset = off;
+	s->length = len;
+	p->last_end[d] = off - p->zones->file_off + len;
+	p->last_len[d] = len;
+	p->issued += len;
+	p->ios_left--;
+	if (p->trim_mode == SB_PAT_TRIMWRITE) {
+		p->tw_pending = 1;
+		p->tw_off = off;
+		p->tw_len = len;
+	}
+}
+
+/*
+ * An I/O in zonemode=strided or zbd, in fio's order (fill_io_u): the zone
+ * set up, the offset drawn in it (random: over the zone range or the
+ * region, relative to the zone's start; sequential: each direction from
+ * where it left off), the size, then the zones place it. The last I/O of
+ * a loop is not cut to the bytes left: fio counts bytes against the
+ * region that moves with the zones, not the file's.
+ */
+static int zoned_next(struct sb_pattern *p, uint32_t d, struct sb_io_spec *s)
+{
+	struct sb_zones *z = p->zones;
+	uint64_t rel, len, off;
+
+	if (sb_zones_setup(z, &d)) {
+		p->map_left = 0;
+		p->zone_draws = 0;
+		if (p->vmap)
+			vmap_clear(p);
+	}
+	if (!p->nblocks[d])
+		return SB_GEN_END;
+	if (p->random && p->vmap) {
+		uint64_t b = vmap_block(p);
+
+		if (b == UINT64_MAX)
+			goto eof;
+		len = pick_len_fit(p, (int)d, p->span - b * p->vunit);
+		len = vmap_mark(p, b, len);
+		rel = b * p->vunit;
+	} else if (p->random) {
+		/* fio's map is full once every block was drawn. */
+		if (p->use_map && p->zone_draws >= p->nblocks[d])
+			goto eof;
+		p->zone_draws++;
+		len = pick_len(p, d);
+		rel = random_offset(p, (int)d, len);
+	} else {
+		rel = sb_zones_seq(z, d, p->seq_add);
+		len = pick_len(p, d);
+	}
+	if (rel != UINT64_MAX && !sb_zones_place(z, d, rel, &off, &len)) {
+		zoned_record(p, d, off, len, s);
+		return 0;
+	}
+eof:
+	/* fio's loop ends where its offsets do; the next one starts over
+	 * with the bytes of all loops (limit) still to do. */
+	if (z->err || (!p->loops_left && !p->wrap))
+		return SB_GEN_END;
+	if (p->loops_left)
+		p->loops_left--;
+	p->map_left = 0;
+	p->zone_draws = 0;
+	p->loop++;
+	if (p->vmap)
+		vmap_clear(p);
+	sb_zones_loop(z);
+	return sb_pattern_next(p, s);
+}
+
 int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 {
 	uint32_t d;
@@ -583,6 +666,12 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 	}
 	if (p->issued >= p->limit) {
 		/* A new loop starts over from the region's start. */
+		int again = p->loops_left > 0;
+
+		/* fio's byte count with zones covers all loops. */
+		if (p->zones && !p->wrap)
+			return SB_GEN_END;
+
 		if (p->loops_left)
 			p->loops_left--;
 		else if (!p->wrap)
@@ -590,9 +679,13 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 		p->issued = 0;
 		p->seq_off = 0;
 		p->map_left = 0;
+		p->zone_draws = 0;
 		p->loop++;
 		if (p->vmap)
 			vmap_clear(p);
+		/* time_based goes on through the zones; a loop starts over. */
+		if (p->zones && again)
+			sb_zones_loop(p->zones);
 	}
 	d = pick_ddir(p);
 	if (p->adjust_ddir) {
@@ -601,6 +694,8 @@ int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s)
 		if (a >= 0 && a < SB_DDIR_COUNT && p->nblocks[a])
 			d = (uint32_t)a;
 	}
+	if (p->zones)
+		return zoned_next(p, d, s);
 	if (!p->nblocks[d])
 		return SB_GEN_END;
 	if (p->random && p->vmap) {

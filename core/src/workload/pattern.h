@@ -11,6 +11,8 @@
 
 #include "../options/fio_values.h"
 
+struct sb_zones;
+
 /* 64^6 bits: a map of 4 KiB blocks covers far more than any device. */
 #define SB_VMAP_LEVELS 6
 
@@ -75,6 +77,10 @@ struct sb_pattern {
 	uint64_t *vlevel[SB_VMAP_LEVELS]; /* [0] is vmap */
 	uint64_t vlevel_words[SB_VMAP_LEVELS];
 	unsigned vlevels;
+	/* zonemode= (zones.h): the zones place each I/O; span is then the
+	 * range random offsets are drawn in. Not owned; NULL: none. */
+	struct sb_zones *zones;
+	uint64_t zone_draws; /* random map draws since it started over */
 };
 
 enum sb_pattern_trim {
@@ -130,6 +136,9 @@ void sb_pattern_free(struct sb_pattern *p);
 
 /* norandommap: random offsets drawn independently, with repeats. */
 void sb_pattern_norandommap(struct sb_pattern *p);
+
+/* zonemode=: z places every I/O from now on (call after the others). */
+void sb_pattern_zones(struct sb_pattern *p, struct sb_zones *z);
 
 /* 0 with *s filled, or SB_GEN_END. */
 int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s);

@@ -22,6 +22,59 @@ static uint64_t fill_span(const struct sb_wfile *f)
 	return SB_FILL_SPAN;
 }
 
+/* fio's per-loop byte count with zones: io_size, else size, as given
+ * (not cut to whole blocks), shared by the files. */
+static uint64_t zone_limit(const struct sb_fio_state *s, uint64_t span)
+{
+	const struct sb_job_opts *o = s->h.opts;
+	uint64_t n = s->h.nfiles ? s->h.nfiles : 1;
+
+	if (o->io_size.bytes)
+		return o->io_size.bytes / n;
+	if (o->size.bytes)
+		return o->size.bytes / n;
+	return span;
+}
+
+static int plan_zones(struct sb_fio_state *s, const struct sb_wfile *f,
+		      struct sb_zones *z, uint64_t base, uint64_t span)
+{
+	const struct sb_job_opts *o = s->h.opts;
+	int pct = sb_rw_read_pct(o);
+	struct sb_zones_cfg c = {
+		.mode = s->h.zones,
+		.size = o->zonesize,
+		.range = o->zonerange,
+		.skip = o->zoneskip,
+		.capacity = o->zonecapacity,
+		.real = f->f.real_size > base + span ? f->f.real_size
+						     : base + span,
+		.found = f->found ? f->found_size : f->f.real_size,
+		.start = base,
+		.io_size = span,
+		.random = sb_rw_is_random(&o->rw),
+		.mixed = pct > 0 && pct < 100 && !s->h.trim_mode,
+		.writes = sb_rw_uses(o, SB_DDIR_WRITE),
+		.reads_only = !sb_rw_uses(o, SB_DDIR_WRITE) &&
+			      !sb_rw_uses(o, SB_DDIR_TRIM),
+		.verify = s->h.verify,
+		.read_beyond_wp = o->read_beyond_wp,
+		.max_open = (uint32_t)o->max_open_zones,
+		.job_max_open = (uint32_t)o->job_max_open_zones,
+		.reset_threshold = o->zone_reset_threshold,
+		.reset_frequency = o->zone_reset_frequency,
+		.zone_bytes = &s->zone_bytes,
+	};
+	int rc;
+
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		c.min_bs[d] = sb_job_dir_min_bs(o, d);
+	rc = sb_zones_init(z, &c);
+	if (rc)
+		return sb_fio_fail(s, rc, "%s: %s", f->path, z->msg);
+	return 0;
+}
+
 static int plan_job(struct sb_fio_state *s, struct sb_wfile *f, unsigned i,
 		    uint64_t base, uint64_t span)
 {
@@ -31,15 +84,28 @@ static int plan_job(struct sb_fio_state *s, struct sb_wfile *f, unsigned i,
 		sb_fio_seed(s) * 0x9e37ULL + h->idx + ((uint64_t)i << 40);
 	uint64_t limit = f->io_share;
 	struct sb_pattern *p = &s->files[i].pat;
+	struct sb_zones *z = &s->files[i].zones;
+	uint64_t draw = span;
 
 	if (!limit)
 		limit = o->io_size.pct > 0 ? (uint64_t)((double)span *
 							o->io_size.pct / 100.0)
 					   : span;
 	/* Whole blocks only, as fio rounds io_size down to the smallest. */
-	if (limit >= sb_job_min_bs(o))
+	if (limit >= sb_job_min_bs(o) && !h->zones)
 		limit -= limit % sb_job_min_bs(o);
-	sb_pattern_init(p, seed, base, span, limit, o->bs, sb_rw_read_pct(o),
+	if (h->zones) {
+		int rc = plan_zones(s, f, z, base, span);
+
+		if (rc)
+			return rc;
+		/* fio counts the job's bytes, not the region's. */
+		limit = zone_limit(s, span) *
+			(uint64_t)(o->loops > 1 ? o->loops : 1);
+		base = z->file_off;
+		draw = sb_zones_draw_span(z);
+	}
+	sb_pattern_init(p, seed, base, draw, limit, o->bs, sb_rw_read_pct(o),
 			sb_rw_is_random(&o->rw),
 			o->time_based || sb_fio_skewed(s));
 	sb_pattern_limits(p, (uint64_t)o->loops, 0);
@@ -65,6 +131,8 @@ static int plan_job(struct sb_fio_state *s, struct sb_wfile *f, unsigned i,
 		p->adjust_ddir = h->rate_ddir;
 		p->adjust_arg = h->arg;
 	}
+	if (h->zones)
+		sb_pattern_zones(p, z);
 	/* softrandommap: without memory for the map, run without it. */
 	if (sb_pattern_ready(p) && !o->softrandommap)
 		return sb_fio_fail(s, -ENOMEM,

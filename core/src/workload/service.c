@@ -35,8 +35,10 @@ int sb_fio_fail(const struct sb_fio_state *s, int code, const char *fmt, ...)
 
 void sb_fio_free(struct sb_fio_state *s)
 {
-	for (unsigned i = 0; s->files && i < s->h.nfiles; i++)
+	for (unsigned i = 0; s->files && i < s->h.nfiles; i++) {
 		sb_pattern_free(&s->files[i].pat);
+		sb_zones_free(&s->files[i].zones);
+	}
 	free(s->files);
 	free(s->active);
 	s->files = NULL;
@@ -58,6 +60,7 @@ void sb_fio_phase(struct sb_fio_state *s)
 	s->started = 0;
 	s->next_fresh = 0;
 	s->budget = 0;
+	s->zone_bytes = 0;
 	s->budgeted = sb_fio_skewed(s) && !h->opts->time_based;
 	/* The same picks in a verify replay as in the job. */
 	s->rng = sb_fio_seed(s) * 31 + h->idx;
@@ -240,6 +243,14 @@ int sb_fio_next(struct sb_fio_state *s, struct sb_io_spec *spec)
 						     ? spec->length
 						     : s->budget;
 			return 0;
+		}
+		if (s->files[s->active[s->cur]].zones.err) {
+			const struct sb_zones *z =
+				&s->files[s->active[s->cur]].zones;
+
+			return sb_fio_fail(s, z->err, "%s: %s",
+					   h->files[s->active[s->cur]].path,
+					   z->msg);
 		}
 		retire(s, s->cur);
 	}
