@@ -120,8 +120,8 @@ bad unadded "unadded.log:2: I/O on file $T/h, never added" \
 	"fio version 2 iolog" "$T/h read 0 4096"
 printf '\x07\x74\x61\x65\x00\x00\x00\x00' >trace.bin
 "$SB_BIN" --name=r --read_iolog=trace.bin >trace.out 2>&1
-ok "a blktrace file: refused, saying blktrace is not read (exit 2)" \
-	test $? -eq 2 -a "$(grep -c 'trace.bin:1: a blktrace file' trace.out)" -eq 1
+ok "a blktrace record cut short: refused, there is no I/O in it (exit 2)" \
+	test $? -eq 2 -a "$(grep -c 'trace.bin: no I/O to replay' trace.out)" -eq 1
 printf '[r]\nread_iolog=action.log\n' >bad.fio
 "$SB_BIN" bad.fio >badjob.out 2>&1
 ok "a job file's read_iolog: its file:line, then the log's" \

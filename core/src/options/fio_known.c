@@ -89,24 +89,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	/* I/O rate */
 
 	/* I/O replay */
-	{.name = "merge_blktrace_file",
-	 .type = "string",
-	 .help = "merges several blktrace files into this one before replay",
-	 .support = SB_SUPPORT_NO,
-	 .note = "blktrace files are not read yet",
-	 .category = SB_CAT_IO_REPLAY},
-	{.name = "merge_blktrace_scalars",
-	 .type = "float list",
-	 .help = "percent to speed up or slow down each merged trace",
-	 .support = SB_SUPPORT_NO,
-	 .note = "blktrace files are not read yet",
-	 .category = SB_CAT_IO_REPLAY},
-	{.name = "merge_blktrace_iters",
-	 .type = "float list",
-	 .help = "how many times each merged trace runs",
-	 .support = SB_SUPPORT_NO,
-	 .note = "blktrace files are not read yet",
-	 .category = SB_CAT_IO_REPLAY},
 
 	/* Threads, processes and job synchronization */
 	{.name = "flow_id",

@@ -508,7 +508,7 @@ const struct sb_option sb_core_options[] = {
 	 .help = "a log file per clone (0: one per job name)"},
 	{OPT("read_iolog", read_iolog), .type = SB_OPT_STR,
 	 .help = "replay the I/Os of an fio iolog (version 2 or 3; - reads "
-		 "standard input) on the files it names"},
+		 "standard input) or of a blktrace file; a:b: a log per clone"},
 	{OPT("read_iolog_chunked", read_iolog_chunked), .type = SB_OPT_BOOL,
 	 .help = "read the log bit by bit (the replay is the same: storbench "
 		 "reads it whole, to check every line before the job starts)"},
@@ -528,6 +528,16 @@ const struct sb_option sb_core_options[] = {
 	{OPT("replay_skip", replay_skip), .type = SB_OPT_STR,
 	 .help = "I/O kinds (read, write, trim, sync) a blktrace replay leaves "
 		 "out; as in fio 3.33, no effect on an iolog"},
+	{OPT("merge_blktrace_file", merge_blktrace_file), .type = SB_OPT_STR,
+	 .help = "merge read_iolog's blktrace files (a:b) into this one, "
+		 "events in order of time, and replay it"},
+	{OPT("merge_blktrace_scalars", merge_blktrace_scalars),
+	 .type = (int)SB_OPT_FLOATS, .max = 1000000,
+	 .help = "percent each merged trace's times are scaled by, one per "
+		 "file (50: twice as fast)"},
+	{OPT("merge_blktrace_iters", merge_blktrace_iters),
+	 .type = (int)SB_OPT_FLOATS, .max = 1000000,
+	 .help = "how many times each merged trace runs, one per file"},
 	{OPT("max_latency", max_latency), .type = (int)SB_OPT_TIME_DIRS,
 	 .help = "fail the job (ETIMEDOUT) when an I/O takes longer, per "
 		 "direction (a bare number is in us)"},

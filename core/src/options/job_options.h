@@ -182,6 +182,9 @@ struct sb_job_opts {
 	uint64_t replay_align;
 	int64_t replay_time_scale;
 	char *replay_skip;
+	char *merge_blktrace_file;
+	struct sb_floats merge_blktrace_scalars;
+	struct sb_floats merge_blktrace_iters;
 
 	/* Latency limits and the depth search (worker/latency.c). */
 	uint64_t max_latency[SB_DDIR_COUNT]; /* ns; 0: none */

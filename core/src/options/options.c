@@ -286,9 +286,10 @@ static int parse_value(const struct sb_option *o, char *field,
 				       (struct sb_randdist *)(void *)field, err,
 				       len);
 	case SB_OPT_FLOATS:
-		return sb_val_floats(value, 0.0, 100.0,
-				     (struct sb_floats *)(void *)field, err,
-				     len);
+		/* percentile_list's range unless the option says. */
+		return sb_val_floats(
+			value, 0.0, o->max > o->min ? (double)o->max : 100.0,
+			(struct sb_floats *)(void *)field, err, len);
 	case SB_OPT_SIZE_PCT:
 		return sb_val_size_pct(value, kb_base,
 				       (struct sb_size_pct *)(void *)field, err,

@@ -402,6 +402,8 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 				       &rs);
 	if (!rc)
 		rc = sb_guard_outputs(ctx, jobs, njobs, &rs, ro->output);
+	for (size_t i = 0; !rc && i < njobs; i++)
+		rc = sb_replay_write_merged(ctx, &jobs[i]);
 	if (!rc)
 		rc = sb_reporters_open_files(ctx, &rs);
 	run_info(&ri, host, sizeof(host), (unsigned)njobs);

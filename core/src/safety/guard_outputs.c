@@ -224,6 +224,10 @@ static int add_logs(struct sb_ctx *ctx, struct outs *o,
 		sb_exec_path(rj, "postrun", path, sizeof(path));
 		rc = add_log(ctx, o, rj, "exec_postrun", path, 1);
 	}
+	/* The merged trace, written once for the job before it runs. */
+	if (!rc && rj->merged)
+		rc = add_log(ctx, o, rj, "merge_blktrace_file",
+			     jo->merge_blktrace_file, 0);
 	for (unsigned c = 0; c < rj->job.numjobs && !rc; c++) {
 		if (jo->write_iolog) {
 			sb_iolog_path(rj, c, path, sizeof(path));

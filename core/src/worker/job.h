@@ -103,7 +103,9 @@ struct sb_runjob {
 	const struct sb_generator_ops *gops;
 	void *gen_opts;
 	struct sb_replay *replay; /* read_iolog's log, or NULL */
-	struct sb_ss ss;	  /* steadystate: the main thread's */
+	char *merged;		  /* merge_blktrace_file's bytes, to write */
+	size_t merged_len;
+	struct sb_ss ss; /* steadystate: the main thread's */
 	struct sb_facts facts;
 	unsigned job_id; /* its place in the job files: 0, 1, 2, ... */
 	unsigned groupid;
@@ -608,6 +610,9 @@ void sb_runjob_free(struct sb_runjob *rj);
  * settled, put the log's in their place. 0 or an error in ctx. */
 int sb_replay_settle(struct sb_ctx *ctx, struct sb_runjob *rj);
 int sb_replay_names(struct sb_ctx *ctx, struct sb_runjob *rj);
+/* merge_blktrace_file written: after the output guard passed, before any
+ * job runs (fio writes it when it reads the job). */
+int sb_replay_write_merged(struct sb_ctx *ctx, const struct sb_runjob *rj);
 void sb_replay_job_free(struct sb_runjob *rj);
 
 /* Main thread: engine setup and file layout, then one thread per clone. A

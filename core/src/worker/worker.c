@@ -107,7 +107,7 @@ static int start_generator(struct sb_worker *w)
 		for (unsigned i = 0; i < w->nfiles; i++)
 			if (sb_wfile_open(w, i))
 				return w->err.code;
-		sb_replay_start(&w->replay, rj->replay);
+		sb_replay_start(&w->replay, rj->replay, w->idx);
 		w->gen.env.state = &w->replay;
 		return 0;
 	}

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "../host/handle.h"
+#include "../options/fio_values.h"
 #include "../options/job_options.h"
+#include "blktrace.h"
 
 static const char iolog_v2[] = "fio version 2 iolog";
 static const char iolog_v3[] = "fio version 3 iolog";
@@ -81,13 +83,13 @@ static int find_file(const struct sb_replay *r, const char *name)
 	return -1;
 }
 
-static int add_file(struct replay_parse *p, const char *name)
+int sb_replay_add_name(struct sb_replay *r, const char *name)
 {
-	struct sb_replay *r = p->r;
+	int at = find_file(r, name);
 	char **n;
 
-	if (find_file(r, name) >= 0)
-		return 0; /* fio's add_file finds it again */
+	if (at >= 0)
+		return at; /* fio's add_file finds it again */
 	n = realloc(r->names, (r->nnames + 1) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
@@ -95,11 +97,17 @@ static int add_file(struct replay_parse *p, const char *name)
 	n[r->nnames] = strdup(name);
 	if (!n[r->nnames])
 		return -ENOMEM;
-	r->nnames++;
-	return 0;
+	return (int)r->nnames++;
 }
 
-static struct sb_replay_io *push(struct sb_replay *r)
+static int add_file(struct replay_parse *p, const char *name)
+{
+	int rc = sb_replay_add_name(p->r, name);
+
+	return rc < 0 ? rc : 0;
+}
+
+struct sb_replay_io *sb_replay_push(struct sb_replay *r)
 {
 	if (r->nios == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 1024;
@@ -113,19 +121,18 @@ static struct sb_replay_io *push(struct sb_replay *r)
 	return memset(&r->ios[r->nios++], 0, sizeof(*r->ios));
 }
 
-/* fio's delay_since_ttime: no delay until a line has a time, nor for one
- * that goes back in time; scaled by replay_time_scale. */
-static uint64_t delay_of(struct replay_parse *p, uint64_t ttime)
+uint64_t sb_replay_since(uint64_t *last, uint64_t time,
+			 const struct sb_replay_opts *o)
 {
-	uint64_t last = p->last_ttime, us;
+	uint64_t prev = *last, d;
 
-	p->last_ttime = ttime;
-	if (!last || p->o->no_stall || ttime < last)
+	*last = time;
+	if (!prev || o->no_stall || time < prev)
 		return 0;
-	us = ttime - last;
-	if (p->o->time_scale != 100)
-		us = (uint64_t)((double)us * 100.0 / (double)p->o->time_scale);
-	return us * 1000;
+	d = time - prev;
+	if (o->time_scale != 100)
+		d = (uint64_t)((double)d * (100.0 / (double)o->time_scale));
+	return d;
 }
 
 static int ddir_of(const char *act, uint32_t *ddir)
@@ -201,7 +208,7 @@ static int io_line(struct replay_parse *p, const char *name, const char *act,
 		return bad(p, -EINVAL, "an I/O of %llu bytes: at most %llu MiB",
 			   (unsigned long long)length,
 			   (unsigned long long)(SB_MAX_BS >> 20));
-	io = push(r);
+	io = sb_replay_push(r);
 	if (!io)
 		return -ENOMEM;
 	io->ddir = ddir;
@@ -243,7 +250,7 @@ static int parse_line(struct replay_parse *p, char *s)
 		if (number(w[0], UINT64_MAX / 1000, &ttime))
 			return bad(p, -EINVAL,
 				   "'%s' is not a time in microseconds", w[0]);
-		delay = delay_of(p, ttime);
+		delay = sb_replay_since(&p->last_ttime, ttime, p->o) * 1000;
 		base = 1;
 	}
 	n -= base;
@@ -264,70 +271,139 @@ static int parse_line(struct replay_parse *p, char *s)
 		   p->r->version, base ? "TIME " : "", base ? "TIME " : "");
 }
 
-/* blktrace's binary records begin with BLK_IO_TRACE_MAGIC (0x65617400)
- * ORed with their version, in the recording machine's byte order. */
-static int is_blktrace(FILE *f)
+/* One fio iolog, versions 2 and 3, its first line read already. */
+static int load_iolog(struct replay_parse *p, FILE *f)
 {
-	unsigned char b[4];
-	size_t n = fread(b, 1, sizeof(b), f);
-	uint32_t le = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
-		      (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-	uint32_t be = (uint32_t)b[3] | (uint32_t)b[2] << 8 |
-		      (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24;
-
-	rewind(f);
-	return n == sizeof(b) && ((le & 0xffffff00u) == 0x65617400u ||
-				  (be & 0xffffff00u) == 0x65617400u);
-}
-
-int sb_replay_load(const char *path, const struct sb_replay_opts *o,
-		   struct sb_replay *r, char *err, size_t errlen)
-{
-	struct replay_parse p = {
-		.path = path, .o = o, .r = r, .err = err, .errlen = errlen};
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct sb_replay *r = p->r;
 	char *line = NULL;
 	size_t cap = 0;
 	int rc = 0;
 
-	memset(r, 0, sizeof(*r));
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return rc;
-	}
-	p.line = 1;
-	if (f != stdin && is_blktrace(f))
-		rc = bad(&p, -EOPNOTSUPP,
-			 "a blktrace file: storbench replays fio's iolog "
-			 "versions 2 and 3, not blktrace yet");
-	else if (getline(&line, &cap, f) < 0)
-		rc = bad(&p, -EINVAL, "empty: no iolog header");
+	if (getline(&line, &cap, f) < 0)
+		rc = bad(p, -EINVAL, "empty: no iolog header");
 	else if (!strncmp(line, iolog_v2, sizeof(iolog_v2) - 1))
 		r->version = 2;
 	else if (!strncmp(line, iolog_v3, sizeof(iolog_v3) - 1))
 		r->version = 3;
 	else
-		rc = bad(&p, -EINVAL,
+		rc = bad(p, -EINVAL,
 			 "not an fio iolog: the first line must be '%s' or "
-			 "'%s' (version 1 is not read, as in fio)",
+			 "'%s' (version 1 is not read, as in fio), or a "
+			 "blktrace record",
 			 iolog_v2, iolog_v3);
-	if (!rc && o->redirect)
-		rc = add_file(&p, o->redirect);
+	if (!rc && p->o->redirect)
+		rc = add_file(p, p->o->redirect);
 	while (!rc && getline(&line, &cap, f) >= 0) {
-		p.line++;
-		rc = parse_line(&p, line);
+		p->line++;
+		rc = parse_line(p, line);
 	}
 	if (!rc && ferror(f))
-		rc = bad(&p, -EIO, "cannot read it");
-	if (!rc && !r->count[SB_DDIR_READ] && !r->count[SB_DDIR_WRITE] &&
-	    !r->count[SB_DDIR_TRIM])
-		rc = bad(&p, -EINVAL, "the log has no I/O to replay");
-	if (rc == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory", path);
+		rc = bad(p, -EIO, "cannot read it");
 	free(line);
+	return rc;
+}
+
+static int load_one(const char *path, const struct sb_replay_opts *o,
+		    struct sb_replay *r, char *err, size_t errlen)
+{
+	struct replay_parse p = {.path = path,
+				 .line = 1,
+				 .o = o,
+				 .r = r,
+				 .err = err,
+				 .errlen = errlen};
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	uint64_t before = r->count[SB_DDIR_READ] + r->count[SB_DDIR_WRITE] +
+			  r->count[SB_DDIR_TRIM];
+	int rc, swap;
+
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (f != stdin && sb_blktrace_is(f, &swap))
+		rc = sb_blktrace_read(f, path, swap, o, r, err, errlen);
+	else
+		rc = load_iolog(&p, f);
+	if (!rc && r->count[SB_DDIR_READ] + r->count[SB_DDIR_WRITE] +
+				   r->count[SB_DDIR_TRIM] ==
+			   before)
+		rc = bad(&p, -EINVAL, "the log has no I/O to replay");
 	if (f != stdin)
 		fclose(f);
+	return rc;
+}
+
+int sb_replay_load(const char *path, unsigned clones,
+		   const struct sb_replay_opts *o, struct sb_replay *r,
+		   char *err, size_t errlen)
+{
+	size_t len = strlen(path) + 1;
+	char *buf = malloc(len);
+	const char **names = calloc(len, sizeof(*names));
+	int n, rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!buf || !names) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* fio's get_name_by_idx: a ':' list, "\:" in a name. */
+	n = sb_val_colon_list(path, buf, len, names, len, err, errlen);
+	if (n < 0) {
+		rc = n;
+		goto out;
+	}
+	r->log_end = calloc((size_t)n, sizeof(*r->log_end));
+	if (!r->log_end) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* Logs no clone replays are not read, as in fio. */
+	if (clones && (unsigned)n > clones)
+		n = (int)clones;
+	for (int i = 0; i < n && !rc; i++) {
+		rc = load_one(names[i], o, r, err, errlen);
+		r->log_end[r->nlogs++] = r->nios;
+	}
+out:
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", path);
+	free(buf);
+	free(names);
+	if (rc)
+		sb_replay_free(r);
+	return rc;
+}
+
+int sb_replay_load_mem(const char *name, const char *buf, size_t len,
+		       const struct sb_replay_opts *o, struct sb_replay *r,
+		       char *err, size_t errlen)
+{
+	FILE *f;
+	int rc, swap = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!len) {
+		snprintf(err, errlen,
+			 "%s: no I/O to replay: the traces have no queue "
+			 "event of a read, write or discard",
+			 name);
+		return -EINVAL;
+	}
+	r->log_end = calloc(1, sizeof(*r->log_end));
+	f = fmemopen((void *)(uintptr_t)buf, len, "rb");
+	if (!f || !r->log_end)
+		rc = -ENOMEM;
+	else
+		rc = sb_blktrace_read(f, name, swap, o, r, err, errlen);
+	if (f)
+		fclose(f);
+	if (!rc)
+		r->log_end[r->nlogs++] = r->nios;
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", name);
 	if (rc)
 		sb_replay_free(r);
 	return rc;
@@ -339,12 +415,20 @@ void sb_replay_free(struct sb_replay *r)
 		free(r->names[i]);
 	free(r->names);
 	free(r->ios);
+	free(r->log_end);
 	memset(r, 0, sizeof(*r));
 }
 
-void sb_replay_start(struct sb_replay_state *s, const struct sb_replay *log)
+void sb_replay_start(struct sb_replay_state *s, const struct sb_replay *log,
+		     unsigned idx)
 {
-	*s = (struct sb_replay_state){.log = log};
+	unsigned k = log->nlogs ? idx % log->nlogs : 0;
+
+	*s = (struct sb_replay_state){
+		.log = log,
+		.next = k ? log->log_end[k - 1] : 0,
+		.end = log->nlogs ? log->log_end[k] : log->nios,
+	};
 }
 
 /*
@@ -363,7 +447,7 @@ static int32_t replay_next(struct sb_env *env, struct sb_io_spec *spec)
 		s->started = 1;
 		s->start_ns = s->last_issue_ns = now;
 	}
-	while (s->next < r->nios) {
+	while (s->next < s->end) {
 		const struct sb_replay_io *io = &r->ios[s->next++];
 		uint64_t due = s->last_issue_ns + io->delay_ns;
 

@@ -3,7 +3,14 @@
  * (iolog.c read_iolog, delay_since_ttime, iolog_delay): the log names the
  * job's files ("add" lines, or replay_redirect=) and every I/O, with its
  * direction, offset and length; version 3 gives each line the microseconds
- * since the log began, version 2 has "wait" lines instead.
+ * since the log began, version 2 has "wait" lines instead. A blktrace
+ * binary file is read too (blktrace.h), as fio tells them apart: by the
+ * magic of its first record.
+ *
+ * read_iolog=a:b names a log per clone, as in fio: clone N replays log
+ * N % 2. The logs are loaded into one struct sb_replay, their files one
+ * list (every clone opens all of them), their I/Os one after another,
+ * log k's ending at log_end[k].
  *
  * The log is read whole when the job is prepared, on the main thread, so a
  * bad line fails the job before anything runs, with the log's file:line;
@@ -41,6 +48,7 @@ struct sb_replay_opts {
 	uint64_t align;	      /* replay_align=: offsets rounded down; 0: none */
 	uint64_t time_scale;  /* replay_time_scale=, percent (100: as logged) */
 	int no_stall;	      /* replay_no_stall=: no delays, no waits */
+	unsigned skip; /* replay_skip=: 1 << SB_DDIR_* left out (blktrace) */
 };
 
 struct sb_replay {
@@ -52,25 +60,49 @@ struct sb_replay {
 	uint64_t max_len[SB_DDIR_COUNT]; /* longest I/O per direction */
 	uint64_t extent; /* highest offset + length of any file */
 	uint64_t count[SB_DDIR_COUNT + 1]; /* I/Os per direction; [3]: syncs */
+	size_t *log_end; /* read_iolog=a:b: where each log's I/Os end */
+	unsigned nlogs;
+	unsigned depth; /* a blktrace's deepest queue; 0: an iolog */
+	char note[256]; /* what was read past and why, for a warning */
 };
 
-/* Read path into r. 0; or a negative errno with the reason, "path:line: ...",
+/* fio's delay_since_ttime: time - *last, in time's unit, scaled by
+ * replay_time_scale; 0 for the first time, one that goes back, and with
+ * replay_no_stall. *last becomes time. */
+uint64_t sb_replay_since(uint64_t *last, uint64_t time,
+			 const struct sb_replay_opts *o);
+
+/* The log's own file list and I/O list, for the parsers: the index of
+ * name (added if new) or -ENOMEM; a zeroed I/O at the end, or NULL. */
+int sb_replay_add_name(struct sb_replay *r, const char *name);
+struct sb_replay_io *sb_replay_push(struct sb_replay *r);
+
+/* Read path (a ':' list: one log per clone, the first clones ones of
+ * them) into r. 0; or a negative errno with the reason, "path:line: ...",
  * in err. Main thread. */
-int sb_replay_load(const char *path, const struct sb_replay_opts *o,
-		   struct sb_replay *r, char *err, size_t errlen);
+int sb_replay_load(const char *path, unsigned clones,
+		   const struct sb_replay_opts *o, struct sb_replay *r,
+		   char *err, size_t errlen);
+/* A blktrace held in memory, named name, as the one log (a merge not
+ * written yet). */
+int sb_replay_load_mem(const char *name, const char *buf, size_t len,
+		       const struct sb_replay_opts *o, struct sb_replay *r,
+		       char *err, size_t errlen);
 void sb_replay_free(struct sb_replay *r);
 
 /* One clone's walk over the log: the generator's state. */
 struct sb_replay_state {
 	const struct sb_replay *log;
-	size_t next;
+	size_t next, end; /* the clone's log: I/Os [next, end) */
 	int started;
 	uint64_t start_ns;	/* the first next(): the job's start */
 	uint64_t last_issue_ns; /* when the previous I/O could go */
 	uint64_t not_before_ns; /* a version 2 wait's end */
 };
 
-void sb_replay_start(struct sb_replay_state *s, const struct sb_replay *log);
+/* Clone idx's walk: over log idx % nlogs. */
+void sb_replay_start(struct sb_replay_state *s, const struct sb_replay *log,
+		     unsigned idx);
 
 /* env->state is the worker's struct sb_replay_state. */
 extern const struct sb_generator_ops sb_replay_generator;
