@@ -94,7 +94,7 @@ for tool in fio sb; do
 		cd "int/$tool" || exit 1
 		"$(sb_fio_bin "$tool")" "${JOB[@]}" --rate_iops=200 >out 2>err &
 		p=$!
-		sleep 1.5
+		sleep 3
 		kill -INT "$p"
 		wait "$p"
 		numberio local-wj-0-verify.state >written
