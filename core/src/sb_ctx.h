@@ -29,6 +29,9 @@ struct sb_ctx {
 	/* --terse-version, fio's: the terse reporter's version; 0: not
 	 * given. */
 	int terse_version;
+	/* --aux-path, fio's: the directory of the verify state files and
+	 * verify_dump's; NULL: the working directory. Read-only once set. */
+	const char *aux_path;
 	/* Options already warned about (static names), so each warning is
 	 * said once per run however many jobs use the option. */
 	const char *warned[64];

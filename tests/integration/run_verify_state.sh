@@ -4,7 +4,7 @@
 # SIGINT or by its runtime and then checked by verify_only with
 # verify_state_load (only what was written is verified, as many blocks as
 # the state says), each program loading the other's file, a missing or
-# damaged state, and the device guard on the file's name.
+# damaged state, --aux-path, and the device guard on the file's name.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../tap/tap.sh
 source "$(dirname "$0")/../tap/tap.sh"
@@ -15,7 +15,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 21
+plan 24
 
 TRACE=
 both() { sb_fio_both "$1" "$2" "${@:3}"; }
@@ -94,7 +94,7 @@ for tool in fio sb; do
 		cd "int/$tool" || exit 1
 		"$(sb_fio_bin "$tool")" "${JOB[@]}" --rate_iops=200 >out 2>err &
 		p=$!
-		sleep 1.5
+		sleep 3
 		kill -INT "$p"
 		wait "$p"
 		numberio local-wj-0-verify.state >written
@@ -158,6 +158,29 @@ is "$(cat n/fio/vrc) $(reads n/fio/v.json)" "0 20 0" \
 	"fio 3.33 loads storbench's state (20 writes) and verifies 20 blocks"
 is "$(cat n/sb/vrc) $(reads n/sb/v.json)" "0 20 0" \
 	"storbench loads fio's state (20 writes) and verifies 20 blocks"
+
+# --- --aux-path: where the state and verify_dump's files go ------------------
+for tool in fio sb; do
+	mkdir -p "aux/$tool/a"
+	(
+		cd "aux/$tool" || exit 1
+		b=$(sb_fio_bin "$tool")
+		"$b" --aux-path=a "${SEQ[@]}" --number_ios=5 --do_verify=0 >/dev/null 2>&1
+		"$b" --aux-path=a "${SEQ[@]}" --verify_only=1 --verify_state_load=1 \
+			--output-format=json >v.json 2>&1
+		echo $? >vrc
+		printf X | dd of=data bs=1 seek=2000 conv=notrunc 2>/dev/null
+		"$b" --aux-path=a "${SEQ[@]}" --number_ios=5 --verify_only=1 --verify_dump=1 \
+			>/dev/null 2>&1
+	)
+done
+files() { (cd "$1" && find . -type f ! -name '*.json' ! -name vrc -printf '%P\n' | sort | tr '\n' ' '); }
+is "$(files aux/sb)" "$(files aux/fio)" \
+	"--aux-path=DIR: the state file and verify_dump's files go to DIR, as fio's"
+like "$(files aux/sb)" '^a/data\.0\.expected a/data\.0\.received a/local-wj-0-verify\.state data $' \
+	"(a/local-wj-0-verify.state, a/data.0.received and .expected)"
+is "$(cat aux/sb/vrc) $(reads aux/sb/v.json)" "$(cat aux/fio/vrc) $(reads aux/fio/v.json)" \
+	"and verify_state_load reads the state from DIR: 5 blocks verified in both"
 
 # --- a state that cannot be loaded --------------------------------------------
 both miss "" "${SEQ[@]}" --verify_only=1 --verify_state_load=1

@@ -56,6 +56,8 @@ void sb_cli_usage(FILE *f)
 	      "  --eta-newline          a new progress line each second\n"
 	      "  --terse-version=N      fio's terse format version, 2 to 5 "
 	      "(default 3)\n"
+	      "  --aux-path=DIR         where verify state and verify_dump "
+	      "files go (default: .)\n"
 	      "  --NAME.KEY=VALUE       an option of reporter NAME "
 	      "(--enghelp=NAME lists them;\n"
 	      "                         a list option takes the key again "
@@ -138,6 +140,7 @@ static const char *const own_prefix[] = {
 	"--plugin-dir=",      "--output-format=", "--output=",
 	"--status-interval=", "--stop-grace=",	  "--eta=",
 	"--eta-newline=",     "--config=",	  "--terse-version=",
+	"--aux-path=",
 };
 
 int sb_cli_reporter_arg(const char *a)
@@ -272,6 +275,12 @@ int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 						 "2, 3, 4 or 5",
 						 a + 16);
 			c->terse_version = a[16] - '0';
+		} else if (strncmp(a, "--aux-path=", 11) == 0) {
+			if (!a[11])
+				return bad_usage(ctx,
+						 "--aux-path=%s: no directory",
+						 a + 11);
+			c->aux_path = a + 11;
 		} else if (strcmp(a, "--eta-newline") == 0 ||
 			   strncmp(a, "--eta-newline=", 14) == 0) {
 			c->eta_newline = 1;

@@ -50,7 +50,8 @@ struct sb_cli {
 	uint64_t stop_grace_ns; /* 0: the default */
 	int eta_mode;		/* enum sb_eta_mode; 0 (auto) unless asked */
 	int eta_newline;
-	int terse_version; /* --terse-version=2..5; 0: not given */
+	int terse_version;    /* --terse-version=2..5; 0: not given */
+	const char *aux_path; /* --aux-path=DIR; NULL: not given */
 	struct sb_jobset jobs;
 };
 

@@ -153,6 +153,7 @@ static int keep_reporter_args(struct sb_ctx *ctx, const struct sb_cli *c,
 	ctx->reporter_args = (const char *const *)copy;
 	ctx->nreporter_args = c->nreporter_args;
 	ctx->terse_version = c->terse_version;
+	ctx->aux_path = c->aux_path;
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /*
  * verify_dump's files, named as fio 3.33 names them (verify.c dump_buf():
  * the target's basename, the block's offset and what the bytes are, in the
- * current directory since storbench has no --aux-path). The name comes
+ * current directory or --aux-path's). The name comes
  * from a failing offset at run time, so the guard is here, on the file
  * opened: a regular file only, reached without following a link.
  */
@@ -38,15 +38,16 @@ int sb_verify_write_all(int fd, const unsigned char *p, uint64_t len)
 	return 0;
 }
 
-int sb_verify_dump(const char *target, uint64_t offset, const char *type,
-		   const void *buf, uint64_t len, char *name, size_t namelen,
-		   char *err, size_t errlen)
+int sb_verify_dump(const char *dir, const char *target, uint64_t offset,
+		   const char *type, const void *buf, uint64_t len, char *name,
+		   size_t namelen, char *err, size_t errlen)
 {
 	struct stat st, tst;
 	int fd, rc;
 
-	if ((size_t)snprintf(name, namelen, "%s.%" PRIu64 ".%s",
-			     base_name(target), offset, type) >= namelen) {
+	if ((size_t)snprintf(name, namelen, "%s%s%s.%" PRIu64 ".%s",
+			     dir ? dir : "", dir ? "/" : "", base_name(target),
+			     offset, type) >= namelen) {
 		snprintf(err, errlen, "the dump file's name is too long");
 		return -ENAMETOOLONG;
 	}

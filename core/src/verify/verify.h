@@ -103,15 +103,15 @@ int sb_verify_check_fault(const struct sb_verify_cfg *c, void *buf,
 
 /*
  * verify_dump: len bytes of buf into fio's dump file for a block of
- * target at offset, "<basename of target>.<offset>.<type>" in the current
- * directory (type: received, expected, hdr_fail). Only a regular file is
- * written, never through a symbolic link, never a device, never target
+ * target at offset, "<basename of target>.<offset>.<type>" in dir (NULL:
+ * the current directory; type: received, expected, hdr_fail). Only a regular
+ * file is written, never through a symbolic link, never a device, never target
  * itself (compared by device and inode). 0, or a negative errno with err
  * saying what was refused or failed; name gets the file's name.
  */
-int sb_verify_dump(const char *target, uint64_t offset, const char *type,
-		   const void *buf, uint64_t len, char *name, size_t namelen,
-		   char *err, size_t errlen);
+int sb_verify_dump(const char *dir, const char *target, uint64_t offset,
+		   const char *type, const void *buf, uint64_t len, char *name,
+		   size_t namelen, char *err, size_t errlen);
 
 /* The kind's fio name ("sha3-256"), or "unknown". */
 const char *sb_verify_kind_name(int kind);

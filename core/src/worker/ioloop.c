@@ -103,8 +103,9 @@ static void dump_one(struct sb_worker *w, const struct sb_ioslot *s,
 {
 	char name[4096], err[4096 + 64];
 
-	if (sb_verify_dump(s->io.file->path, f->offset, type, buf + f->at,
-			   f->length, name, sizeof(name), err, sizeof(err)))
+	if (sb_verify_dump(w->rj->ctx->aux_path, s->io.file->path, f->offset,
+			   type, buf + f->at, f->length, name, sizeof(name),
+			   err, sizeof(err)))
 		sb_log(w->rj->ctx, SB_LOG_WARN, NULL, "job %s: verify_dump: %s",
 		       w->rj->def->name, err);
 	else

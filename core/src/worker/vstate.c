@@ -10,7 +10,7 @@
  * one of the last iodepth writes the state does not list as completed.
  * fio loads before it sets the job's files up, and so does the runner
  * (job_run.c), before the layout. The file is "local-NAME-N-verify.state" in
- * the working directory (fio's without --aux-path), N fio's thread number - 1;
+ * the working directory or in --aux-path's, N fio's thread number - 1;
  * the output guard checked its name before the run (guard_outputs.c).
  */
 #include "worker.h"
@@ -29,6 +29,20 @@ int sb_vstate_saves(const struct sb_runjob *rj)
 	       sb_rw_uses(o, SB_DDIR_WRITE) && !o->create_only;
 }
 
+/* fio's prefix: "local", in --aux-path's directory when it is given. */
+static int state_name(const struct sb_runjob *rj, const char *name,
+		      unsigned idx, char *buf, size_t len)
+{
+	char prefix[PATH_MAX];
+	const char *aux = rj->ctx->aux_path;
+
+	if ((size_t)snprintf(prefix, sizeof(prefix), "%s%slocal",
+			     aux ? aux : "", aux ? "/" : "") >= sizeof(prefix))
+		return -ENAMETOOLONG;
+	return sb_vstate_name(buf, len, prefix, name,
+			      (uint64_t)rj->jobnum_base - 1 + idx);
+}
+
 int sb_vstate_path(const struct sb_runjob *rj, unsigned idx, char *buf,
 		   size_t len)
 {
@@ -37,16 +51,14 @@ int sb_vstate_path(const struct sb_runjob *rj, unsigned idx, char *buf,
 	/* fio saves under the name as its state holds it, cut at 63
 	 * bytes. */
 	snprintf(name, sizeof(name), "%s", rj->name);
-	return sb_vstate_name(buf, len, "local", name,
-			      (uint64_t)rj->jobnum_base - 1 + idx);
+	return state_name(rj, name, idx, buf, len);
 }
 
 /* fio's verify_load_state() looks for the name uncut. */
 static int load_path(const struct sb_runjob *rj, unsigned idx, char *buf,
 		     size_t len)
 {
-	return sb_vstate_name(buf, len, "local", rj->name,
-			      (uint64_t)rj->jobnum_base - 1 + idx);
+	return state_name(rj, rj->name, idx, buf, len);
 }
 
 int sb_vstate_load_clone(struct sb_worker *w, char *err, size_t errlen)
