@@ -22,15 +22,21 @@ G=sbtest-$$
 rm_groups() { rmdir "$mnt/$G" "$mnt/$G-keep" "$mnt/$G-had" "$mnt/$G-fio" "$mnt/$G-w" 2>/dev/null; }
 sb_at_exit rm_groups
 
-# during PROG GROUP ARGS...: the group's tasks 1 s into a 2 s run, in
-# tasks.txt, and the program's threads (or processes) in threads.txt.
+# during PROG GROUP ARGS...: the group's tasks in a 4 s run, half a second
+# after the first joined (a loaded machine may take a while to lay out the
+# file and start the job), in tasks.txt, and the program's threads (or
+# processes) in threads.txt.
 during() {
-	local prog=$1 group=$2 pid
+	local prog=$1 group=$2 pid i
 	shift 2
-	"$prog" --name=cg --filename=f --size=4m --rw=randread --time_based --runtime=2 "$@" \
+	"$prog" --name=cg --filename=f --size=4m --rw=randread --time_based --runtime=4 "$@" \
 		>run.out 2>run.err &
 	pid=$!
-	sleep 1
+	for ((i = 0; i < 30; i++)); do
+		[[ -n $(cat "$mnt/$group/tasks" 2>/dev/null) ]] && break
+		sleep 0.1
+	done
+	sleep 0.5
 	sort "$mnt/$group/tasks" >tasks.txt 2>/dev/null
 	{
 		ls "/proc/$pid/task"
