@@ -70,6 +70,21 @@ void sb_cli_usage(FILE *f)
 	      "that exists)\n"
 	      "  --plugin-dir=DIR       look for plugins in DIR first "
 	      "(repeatable)\n"
+	      "  --list-scenarios       list the scenario library: each "
+	      "scenario's name and\n"
+	      "                         what it models\n"
+	      "  --scenario=NAME        run the library's job file NAME "
+	      "(storage studies,\n"
+	      "                         Iometer, CrystalDiskMark, ATTO); "
+	      "its variables\n"
+	      "                         TARGET ENGINE RUNTIME SIZE NUMJOBS "
+	      "QD come from the\n"
+	      "                         environment, else its defaults "
+	      "(TARGET: a file in\n"
+	      "                         a temporary dir, removed "
+	      "afterwards)\n"
+	      "  --target=PATH_OR_URL   the file, device or URL "
+	      "--scenario runs on\n"
 	      "  --list-plugins         list the plugins found (with "
 	      "--output-format=json: JSON)\n"
 	      "  --version              print the version\n"
@@ -130,17 +145,19 @@ static int job_option(struct sb_ctx *ctx, struct sb_cli *c, const char *arg)
 /* What sb_cli_parse below takes as its own, by whole argument or by the
  * prefix of one with a value; any other "--..." is a job option. */
 static const char *const own_exact[] = {
-	"--help",	  "-h",	       "--version",
-	"--list-plugins", "--default", "--parse-only",
-	"--showcmd",	  "--cmdhelp", "--enghelp",
-	"--eta-newline",
+	"--help",	    "-h",
+	"--version",	    "--list-plugins",
+	"--default",	    "--parse-only",
+	"--showcmd",	    "--cmdhelp",
+	"--enghelp",	    "--eta-newline",
+	"--list-scenarios",
 };
 static const char *const own_prefix[] = {
 	"--cmdhelp=",	      "--enghelp=",	  "--section=",
 	"--plugin-dir=",      "--output-format=", "--output=",
 	"--status-interval=", "--stop-grace=",	  "--eta=",
 	"--eta-newline=",     "--config=",	  "--terse-version=",
-	"--aux-path=",
+	"--aux-path=",	      "--scenario=",	  "--target=",
 };
 
 int sb_cli_reporter_arg(const char *a)
@@ -202,6 +219,22 @@ int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 			return 0;
 		} else if (strcmp(a, "--list-plugins") == 0) {
 			c->list_plugins = 1;
+		} else if (strcmp(a, "--list-scenarios") == 0) {
+			c->list_scenarios = 1;
+		} else if (strncmp(a, "--scenario=", 11) == 0) {
+			if (!a[11])
+				return bad_usage(ctx,
+						 "--scenario needs a "
+						 "name%s",
+						 "");
+			c->scenario = a + 11;
+		} else if (strncmp(a, "--target=", 9) == 0) {
+			if (!a[9])
+				return bad_usage(ctx,
+						 "--target needs a path or "
+						 "URL%s",
+						 "");
+			c->target = a + 9;
 		} else if (strcmp(a, "--default") == 0) {
 			c->run_default = 1;
 		} else if (strcmp(a, "--parse-only") == 0) {

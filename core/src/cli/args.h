@@ -37,6 +37,9 @@ struct sb_cli {
 	size_t nreporter_args;
 	int asked; /* enum sb_cli_asked */
 	int list_plugins;
+	int list_scenarios;
+	const char *scenario; /* --scenario=NAME, or NULL */
+	const char *target;   /* --target=, or NULL */
 	int run_default;
 	int parse_only;
 	int showcmd;

@@ -31,6 +31,7 @@
 #include "secrets.h"
 #include "signals.h"
 #include "list.h"
+#include "scenario.h"
 
 /* --section: keep only the named jobs (their globals stay applied). */
 static int keep_sections(struct sb_ctx *ctx, struct sb_cli *c)
@@ -116,6 +117,28 @@ static int run_default(struct sb_ctx *ctx, struct sb_run_opts *ro)
 	return code;
 }
 
+/* --scenario (and its --target): the library's job file, read as a job
+ * file of the command line would be. */
+static int read_scenario(struct sb_ctx *ctx, struct sb_cli *c, char *tmpdir,
+			 size_t tmpsize)
+{
+	if (c->target && !c->scenario) {
+		sb_log(ctx, SB_LOG_ERROR, NULL,
+		       "--target=%s goes with --scenario=NAME", c->target);
+		return SB_EXIT_BAD_INPUT;
+	}
+	if (!c->scenario)
+		return 0;
+	if (c->njobopts || c->nfiles || c->run_default) {
+		sb_log(ctx, SB_LOG_ERROR, NULL,
+		       "--scenario runs alone: no job files, job options or "
+		       "--default with it");
+		return SB_EXIT_BAD_INPUT;
+	}
+	return sb_scenario_read(ctx, c->scenario, c->target, &c->jobs, tmpdir,
+				tmpsize);
+}
+
 /* The search path: --plugin-dir first, then the config file's. */
 static int start_loader(struct sb_ctx *ctx, struct sb_loader *l,
 			const struct sb_cli *c, const struct sb_config *cf)
@@ -176,6 +199,7 @@ int main(int argc, char **argv)
 	struct sb_cli_secrets sec;
 	struct sb_config cf;
 	struct sb_cli c;
+	char scen_tmp[4096] = "";
 	int code;
 
 	memset(&c, 0, sizeof(c));
@@ -206,6 +230,8 @@ int main(int argc, char **argv)
 		       "--section, --parse-only or --showcmd with it");
 		code = SB_EXIT_BAD_INPUT;
 	}
+	if (!code)
+		code = read_scenario(&ctx, &c, scen_tmp, sizeof(scen_tmp));
 	if (c.formats)
 		ro.formats = c.formats;
 	ro.output = c.output;
@@ -234,9 +260,11 @@ int main(int argc, char **argv)
 		code = sb_list_plugins(&ctx, &loader,
 				       c.formats &&
 					       strcmp(c.formats, "json") == 0);
+	} else if (c.list_scenarios) {
+		code = sb_scenario_list(&ctx, stdout);
 	} else if (c.run_default) {
 		code = run_default(&ctx, &ro);
-	} else if (!c.njobopts && !c.nfiles) {
+	} else if (!c.njobopts && !c.nfiles && !c.scenario) {
 		sb_cli_usage(stderr);
 		code = SB_EXIT_BAD_INPUT;
 	} else if (!sb_jobset_count(&c.jobs)) {
@@ -254,6 +282,8 @@ int main(int argc, char **argv)
 	} else {
 		code = sb_run(&ctx, &loader, &c.jobs, &ro);
 	}
+	if (scen_tmp[0])
+		remove_tree(scen_tmp);
 	sb_signals_stop(&sig);
 	code = sb_signals_exit_code(&sig, &ctx, code);
 	if (ctx.abandoned) {

@@ -38,8 +38,7 @@ static int add_dir(struct sb_loader *l, const char *dir, size_t len)
 	return 0;
 }
 
-/* The folder holding this process's binary, or "" when it cannot be read. */
-static void exe_dir(char *dir, size_t size)
+void sb_loader_exe_dir(char *dir, size_t size)
 {
 	ssize_t n = readlink("/proc/self/exe", dir, size - 1);
 	char *slash;
@@ -56,8 +55,7 @@ static void exe_dir(char *dir, size_t size)
 		dir[0] = '\0';
 }
 
-/* True when this process's binary sits in the build tree's bin/. */
-static int running_from_build_tree(const char *exe)
+int sb_loader_in_build_tree(const char *exe)
 {
 	char bin[PATH_MAX];
 
@@ -121,10 +119,10 @@ int sb_loader_init(struct sb_loader *l, struct sb_ctx *ctx,
 		rc = add_dir(l, env, len);
 		env = colon ? colon + 1 : NULL;
 	}
-	exe_dir(exe, sizeof(exe));
+	sb_loader_exe_dir(exe, sizeof(exe));
 	/* A binary in the build tree is not installed: it loads the plugins
 	 * built with it, never an install's of another version. */
-	if (!rc && running_from_build_tree(exe))
+	if (!rc && sb_loader_in_build_tree(exe))
 		rc = add_dir(l, SB_BUILD_PLUGIN_DIR,
 			     strlen(SB_BUILD_PLUGIN_DIR));
 	else if (!rc)

@@ -55,6 +55,14 @@ int sb_loader_init(struct sb_loader *l, struct sb_ctx *ctx,
 		   const char *const *cli_dirs, size_t ncli);
 void sb_loader_free(struct sb_loader *l);
 
+/* The folder holding this process's binary, or "" when it cannot be read. */
+void sb_loader_exe_dir(char *dir, size_t size);
+
+/* True when exe (sb_loader_exe_dir's answer) is the build tree's bin/: the
+ * binary is not installed, and uses what was built and the source tree's
+ * files, never an install's of another version. */
+int sb_loader_in_build_tree(const char *exe);
+
 /*
  * Resolve spec to a plugin of the given kind: "external:/p/x.so" or any spec
  * with a '/' loads that file; a bare name is looked up among loaded plugins,
