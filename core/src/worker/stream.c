@@ -1,9 +1,8 @@
 /*
  * The stream a worker issues: the workload's I/Os (the fio workload or a
  * generator plugin, checked by contract.c), with fsync=/fdatasync=/
- * sync_file_range= and
- * end_fsync's syncs and verify's reads (the backlog, the read-back) woven
- * in; each is paced by pace.c and logged by iolog.c.
+ * sync_file_range= and end_fsync's syncs and verify's reads (the backlog,
+ * the read-back) woven in; each is paced by pace.c and logged by iolog.c.
  */
 #include "worker.h"
 
