@@ -15,7 +15,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 21
+plan 24
 
 both() { sb_fio_both "$1" "$2" "${@:3}"; }
 # The calls of a trace as "OFFSET+LENGTH:FLAGS ...", and the syncs among
@@ -81,6 +81,24 @@ is "$(rule rnd/fio/trace)" "ok 3" \
 is "$(rule rnd/sb/trace)" "ok 3" "storbench's by the same rule, three of them"
 is "$(ranges rnd/sb/trace | sed -E 's/[0-9]+\+[0-9]+://g')" \
 	"$(ranges rnd/fio/trace | sed -E 's/[0-9]+\+[0-9]+://g')" "with the same flags"
+
+# Three files: a sync takes the next file_service_type pick, as fio's
+# does, and its range is that file's own span.
+multi() {
+	sed -nE 's/.* pwrite64\([0-9]+<[^>]*\/(f|g|h)>, .*, ([0-9]+)\) = .*/W\1:\2/p
+		s/.* sync_file_range\([0-9]+<[^>]*\/(f|g|h)>, ([0-9]+), ([0-9]+),.*/S\1:\2+\3/p
+		s/.* fsync\([0-9]+<[^>]*\/(f|g|h)>.*/F\1/p' "$1" | tr '\n' ' '
+}
+TRACE=pwrite64,fsync,sync_file_range
+both three "" --name=j --filename=f:g:h --size=96k --bs=4k --ioengine=psync \
+	--rw=write --sync_file_range=write:3
+is "$(multi three/sb/trace)" "$(multi three/fio/trace)" \
+	"three files: each range on the file fio syncs, over that file's writes"
+like "$(multi three/sb/trace)" '^Wf:0 Wg:0 Wh:0 Sf:0\+4096 Wg:4096 ' "(the sync took f's turn)"
+both rr2 "" --name=j --filename=f:g --size=64k --bs=4k --ioengine=psync \
+	--rw=write --fsync=3 --file_service_type=roundrobin:2
+is "$(multi rr2/sb/trace)" "$(multi rr2/fio/trace)" \
+	"fsync=3, file_service_type=roundrobin:2: fio's files and order"
 
 # --- the value, read as fio reads it -----------------------------------------
 TRACE=sync_file_range

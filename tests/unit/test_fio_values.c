@@ -1305,9 +1305,50 @@ static void test_names(void)
 	}
 }
 
+/* sync_file_range= as fio 3.33 runs it (checked by strace in
+ * run_fio_sync_range.sh for the cases marked "fio"). */
+static void sfr_is(const char *v, uint32_t flags, uint32_t every,
+		   const char *what)
+{
+	struct sb_sync_range r = {0};
+	char err[ERRLEN] = "";
+
+	ok(sb_val_sync_range(v, &r, err, sizeof(err)) == 0 &&
+		   r.flags == flags && r.every == every,
+	   "sync_file_range=%s: %s (flags %u every %u %s)", v, what, r.flags,
+	   r.every, err);
+}
+
+static void test_sync_range(void)
+{
+	const uint32_t B = SB_SYNC_RANGE_WAIT_BEFORE, W = SB_SYNC_RANGE_WRITE,
+		       A = SB_SYNC_RANGE_WAIT_AFTER;
+	struct sb_sync_range r = {0};
+	char err[ERRLEN] = "";
+
+	sfr_is("write", W, 1, "every write");
+	sfr_is("wait_before,write,wait_after:4", B | W | A, 4, "fio");
+	sfr_is("write:4,wait_after", A, 1, "the first round fails (fio)");
+	sfr_is("write,wait_after:4", W | A, 4, "both rounds see :4");
+	sfr_is("wait_before:write", B, 0, "atoi(\"write\") is 0: none");
+	sfr_is("write:0", W, 0, "none (fio)");
+	sfr_is("wait_after:2x", A, 2, "atoi stops at the x (fio)");
+	sfr_is("write,", W, 1, "a trailing comma");
+	sfr_is("write:-1", W, UINT32_MAX, "atoi's -1 in an unsigned");
+	ok(sb_val_sync_range("WRITE", &r, err, sizeof(err)) == -EINVAL &&
+		   good_err(err, "wait_before, write or wait_after"),
+	   "WRITE: refused, as fio does: %s", err);
+	ok(sb_val_sync_range("4", &r, err, sizeof(err)) == -EINVAL,
+	   "a number alone is refused");
+	r = (struct sb_sync_range){.flags = W, .every = 2};
+	ok(sb_val_sync_range("wait_after", &r, err, sizeof(err)) == 0 &&
+		   r.flags == (W | A) && r.every == 1,
+	   "a second value ORs its flags in, as fio's orval");
+}
+
 int main(void)
 {
-	plan(382);
+	plan(394);
 	test_sizes();
 	test_percentages();
 	test_times();
@@ -1319,5 +1360,6 @@ int main(void)
 	test_randdist();
 	test_floats();
 	test_names();
+	test_sync_range();
 	return done_testing();
 }

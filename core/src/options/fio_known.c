@@ -52,13 +52,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .note = "storbench has no fio client/server mode, so there is no "
 		 "client prefix",
 	 .category = SB_CAT_TARGET},
-	{.name = "opendir",
-	 .type = "string",
-	 .help = "uses every file found below a directory as the job's file "
-		 "set",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs multi-file jobs",
-	 .category = SB_CAT_TARGET},
 	{.name = "ioscheduler",
 	 .type = "string",
 	 .help = "switches the device's I/O scheduler before the job",

@@ -165,6 +165,9 @@ const struct sb_option sb_core_options[] = {
 	 .help = "file, device or URL to do I/O on"},
 	{OPT("directory", directory), .type = SB_OPT_STR,
 	 .help = "directory for job files named <job>.<clone>.0"},
+	{OPT("opendir", opendir), .type = SB_OPT_STR,
+	 .help = "every regular file below this directory, as the job's "
+		 "files"},
 	{OPT("numjobs", numjobs), .type = SB_OPT_INT, .def = "1", .min = 1,
 	 .max = 65536, .help = "clones of this job, one thread each"},
 	{OPT("iodepth", iodepth), .type = SB_OPT_INT, .def = "1", .min = 1,

@@ -30,6 +30,7 @@ struct sb_job_opts {
 	int time_based;
 	char *filename;
 	char *directory;
+	char *opendir; /* opendir=: its files follow filename='s */
 	int64_t numjobs;
 	int64_t iodepth;
 	int direct;

@@ -1,6 +1,7 @@
 /* From a job definition to a runnable job: options, plugins, engine facts. */
 #include "job.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <inttypes.h>
@@ -189,6 +190,126 @@ static int split_list(struct sb_ctx *ctx, struct sb_runjob *rj, const char *key,
 				      where_of(rj, key), key, value);
 	*n = (unsigned)k;
 	return 0;
+}
+
+/* Names, and the bytes they need, for opendir= to collect. */
+struct name_list {
+	char **v;
+	unsigned n, cap;
+};
+
+static int push_name(struct sb_ctx *ctx, struct name_list *l, const char *s)
+{
+	if (l->n == l->cap) {
+		unsigned cap = l->cap ? l->cap * 2 : 16;
+		char **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return sb_err(ctx, -ENOMEM, "out of memory");
+		l->v = v;
+		l->cap = cap;
+	}
+	if (!(l->v[l->n] = strdup(s)))
+		return sb_err(ctx, -ENOMEM, "out of memory");
+	l->n++;
+	return 0;
+}
+
+/*
+ * opendir=DIR as fio's recurse_dir(): every regular file below DIR in
+ * readdir() order, a directory walked where readdir() finds it, each path
+ * DIR/NAME as fio joins it (so opendir=d/ gives d//a, as fio opens it).
+ * lstat(): a symlink is neither file nor directory, and is left out.
+ */
+static int walk_dir(struct sb_ctx *ctx, const char *where, const char *dir,
+		    struct name_list *l)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d)
+		return sb_err(ctx, -errno, "%s: opendir=%s: %s", where, dir,
+			      strerror(errno));
+	while (!rc && (e = readdir(d))) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >=
+		    (int)sizeof(path))
+			rc = sb_err(ctx, -ENAMETOOLONG,
+				    "%s: opendir: %s/%s: name too long", where,
+				    dir, e->d_name);
+		else if (lstat(path, &st) != 0)
+			/* Gone since readdir(): fio passes over it too. */
+			rc = errno == ENOENT
+				     ? 0
+				     : sb_err(ctx, -errno,
+					      "%s: opendir: stat %s: %s", where,
+					      path, strerror(errno));
+		else if (S_ISREG(st.st_mode))
+			rc = push_name(ctx, l, path);
+		else if (S_ISDIR(st.st_mode))
+			rc = walk_dir(ctx, where, path, l);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* The job's names: filename='s, then what opendir= found below it. */
+static int add_dir_files(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	struct sb_job_cfg *c = &rj->cfg;
+	const char *where = where_of(rj, "opendir");
+	struct name_list l = {0};
+	size_t len = 0, at = 0;
+	char *buf = NULL;
+	const char **names = NULL;
+	int rc;
+
+	for (unsigned i = 0; i < c->nnames; i++)
+		if ((rc = push_name(ctx, &l, c->names[i])))
+			goto out;
+	rc = walk_dir(ctx, where, rj->opts.opendir, &l);
+	if (!rc && l.n == c->nnames)
+		rc = sb_err(ctx, -ENOENT,
+			    "%s: opendir=%s: no regular file below it", where,
+			    rj->opts.opendir);
+	if (rc)
+		goto out;
+	sb_log(ctx, SB_LOG_INFO, NULL, "%s: opendir added %u files", where,
+	       l.n - c->nnames);
+	for (unsigned i = 0; i < l.n; i++)
+		len += strlen(l.v[i]) + 1;
+	buf = malloc(len);
+	names = calloc(l.n, sizeof(*names));
+	if (!buf || !names) {
+		rc = sb_err(ctx, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < l.n; i++) {
+		size_t n = strlen(l.v[i]) + 1;
+
+		memcpy(buf + at, l.v[i], n);
+		names[i] = buf + at;
+		at += n;
+	}
+	free(c->names);
+	free(c->names_buf);
+	c->names = names;
+	c->names_buf = buf;
+	c->nnames = l.n;
+	names = NULL;
+	buf = NULL;
+out:
+	for (unsigned i = 0; i < l.n; i++)
+		free(l.v[i]);
+	free(l.v);
+	free(names);
+	free(buf);
+	return rc;
 }
 
 /* file_service_type=random|roundrobin|sequential[:N], or
@@ -619,6 +740,8 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 	if (o->filename)
 		rc = split_list(ctx, rj, "filename", o->filename, &c->names,
 				&c->nnames, &c->names_buf);
+	if (!rc && o->opendir)
+		rc = add_dir_files(ctx, rj);
 	if (!rc && o->directory)
 		rc = split_list(ctx, rj, "directory", o->directory, &c->dirs,
 				&c->ndirs, &c->dirs_buf);

@@ -1,9 +1,8 @@
 /*
  * The stream a worker issues: the workload's I/Os (the fio workload or a
  * generator plugin, checked by contract.c), with fsync=/fdatasync=/
- * sync_file_range= and
- * end_fsync's syncs and verify's reads (the backlog, the read-back) woven
- * in; each is paced by pace.c and logged by iolog.c.
+ * sync_file_range= and end_fsync's syncs and verify's reads (the backlog,
+ * the read-back) woven in; each is paced by pace.c and logged by iolog.c.
  */
 #include "worker.h"
 
@@ -521,6 +520,16 @@ static int loop_unlink(struct sb_worker *w, const struct sb_io_spec *spec)
 	return sb_wfile_recycle(w, spec->file);
 }
 
+/* fio's sync takes the next file_service_type pick, as its I/Os do: with
+ * the fio workload, the sync goes to the file the next I/O would have,
+ * which waits for that file's next turn. verify replays the stream without
+ * its syncs, by the writes' order, so a job that verifies keeps that order
+ * and syncs the file last written; so does a generator's job. */
+static int sync_takes_pick(const struct sb_worker *w)
+{
+	return !w->rj->gen && !w->rj->cfg.vcfg.kind && w->nfiles > 1;
+}
+
 /* Keep spec for the next call, once what is in flight has landed. */
 static int hold(struct sb_worker *w, const struct sb_io_spec *spec)
 {
@@ -565,6 +574,16 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 			return hold(w, &spec);
 		/* fio syncs before the next I/O: none after the last write. */
 		w->syncs.due = 0;
+		if (rc == 0 && sync_takes_pick(w) &&
+		    w->fio.first_pick == spec.file) {
+			sb_fio_hold(&w->fio, &spec);
+			sync_io(w, s, spec.file, w->syncs.ddir);
+			return 0;
+		}
+		/* The pick found its file done: fio's sync still goes to
+		 * it, and its next pick is spec's. */
+		if (rc == 0 && sync_takes_pick(w))
+			w->syncs.file = w->fio.first_pick;
 		if (rc == 0) {
 			w->syncs.held_spec = spec;
 			w->syncs.held = 1;

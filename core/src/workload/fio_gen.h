@@ -103,6 +103,10 @@ struct sb_fio_file {
 	struct sb_pattern pat; /* its pattern in this phase */
 	int state;	       /* enum sb_fio_file_state */
 	struct sb_zones zones; /* zonemode=: pat's zones */
+	/* The I/O a sync took the pick of (sb_fio_hold): given at the
+	 * file's next pick instead of a new one. */
+	struct sb_io_spec held;
+	int has_held;
 };
 
 enum sb_fio_file_state {
@@ -131,6 +135,10 @@ struct sb_fio_state {
 	int budgeted;	     /* the phase ends on budget (skewed service) */
 	uint64_t budget;     /* bytes the phase has left */
 	uint64_t zone_bytes; /* zonemode=: the bytes done in the zone */
+	/* The file the last sb_fio_next picked first, before any it found
+	 * done: where fio's pick would have gone (fio finds a file done
+	 * only when an I/O of it fails to fit). */
+	unsigned first_pick;
 };
 
 /* The runner's interface, on the worker's thread. The main phase goes
@@ -146,6 +154,12 @@ void sb_fio_phase(struct sb_fio_state *s);
 /* The next spec of the phase from the files' patterns, in the order
  * file_service_type gives. 0, SB_GEN_END, or the worker's error. */
 int sb_fio_next(struct sb_fio_state *s, struct sb_io_spec *spec);
+/* A sync took the pick of spec (the last sb_fio_next gave, its file
+ * first_pick): spec waits for its file's next pick, and the picks go on
+ * from there. So fio's sync, which takes a pick of file_service_type as
+ * any I/O does, lands on the file fio's lands on, and every file's I/Os
+ * keep their order. */
+void sb_fio_hold(struct sb_fio_state *s, const struct sb_io_spec *spec);
 
 /* Between plan.c and service.c. */
 int sb_fio_plan(struct sb_fio_state *s, unsigned i);

@@ -52,8 +52,10 @@ void sb_fio_phase(struct sb_fio_state *s)
 	/* Within openfiles=, a phase opens its files afresh in order. */
 	if (*h->maxopen < h->nfiles)
 		h->close_all(h->arg);
-	for (unsigned i = 0; i < h->nfiles; i++)
+	for (unsigned i = 0; i < h->nfiles; i++) {
 		s->files[i].state = SB_WF_IDLE;
+		s->files[i].has_held = 0;
+	}
 	s->nactive = 0;
 	s->cur = 0;
 	s->cur_left = 0;
@@ -224,6 +226,7 @@ static void pick(struct sb_fio_state *s, const struct sb_fio_host *h)
 int sb_fio_next(struct sb_fio_state *s, struct sb_io_spec *spec)
 {
 	const struct sb_fio_host *h = &s->h;
+	int first = 1;
 
 	for (;;) {
 		int rc = top_up(s, h);
@@ -235,6 +238,14 @@ int sb_fio_next(struct sb_fio_state *s, struct sb_io_spec *spec)
 		if (s->budgeted && !s->budget)
 			return SB_GEN_END;
 		pick(s, h);
+		if (first)
+			s->first_pick = s->active[s->cur];
+		first = 0;
+		if (s->files[s->active[s->cur]].has_held) {
+			*spec = s->files[s->active[s->cur]].held;
+			s->files[s->active[s->cur]].has_held = 0;
+			return 0;
+		}
 		rc = sb_pattern_next(&s->files[s->active[s->cur]].pat, spec);
 		if (rc == 0) {
 			spec->file = s->active[s->cur];
@@ -254,4 +265,10 @@ int sb_fio_next(struct sb_fio_state *s, struct sb_io_spec *spec)
 		}
 		retire(s, s->cur);
 	}
+}
+
+void sb_fio_hold(struct sb_fio_state *s, const struct sb_io_spec *spec)
+{
+	s->files[spec->file].held = *spec;
+	s->files[spec->file].has_held = 1;
 }
