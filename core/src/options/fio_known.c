@@ -59,13 +59,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .support = SB_SUPPORT_NO,
 	 .note = "needs multi-file jobs",
 	 .category = SB_CAT_TARGET},
-	{.name = "ioscheduler",
-	 .type = "string",
-	 .help = "switches the device's I/O scheduler before the job",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs sysfs control of the scheduler; the scheduler changes "
-		 "the results",
-	 .category = SB_CAT_TARGET},
 	{.name = "zonemode",
 	 .type = "choice",
 	 .def = "none",

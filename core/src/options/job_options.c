@@ -596,6 +596,9 @@ const struct sb_option sb_core_options[] = {
 	 .max = UINT32_MAX,
 	 .help = "every Nth write a barrier: fio 3.33 marks them for libpmem "
 		 "alone, which ignores the mark, so nothing changes"},
+	{OPT("ioscheduler", ioscheduler), .type = SB_OPT_STR,
+	 .help = "I/O scheduler each clone sets on the device of each of its "
+		 "files (sysfs queue/scheduler, read back; needs root)"},
 	{OPT("rate_ignore_thinktime", rate_ignore_thinktime),
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "

@@ -227,6 +227,8 @@ struct sb_job_opts {
 	 * write a barrier only for an engine with FIO_BARRIER (libpmem),
 	 * whose I/O path never reads the mark, so the I/O is the same. */
 	int64_t write_barrier;
+
+	char *ioscheduler; /* worker/iosched.c */
 };
 
 /* The enum options' values: each an index into the option's choices, which
