@@ -34,13 +34,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .support = SB_SUPPORT_IGNORED,
 	 .note = "storbench always times with clock_gettime(CLOCK_MONOTONIC)",
 	 .category = SB_CAT_TIME},
-	{.name = "gtod_cpu",
-	 .type = "int",
-	 .range = "min=0",
-	 .help = "runs a thread on this CPU that keeps the time for all jobs",
-	 .support = SB_SUPPORT_NO,
-	 .note = "every worker reads the clock itself",
-	 .category = SB_CAT_TIME},
 
 	/* Target file/device */
 	{.name = "unique_filename",

@@ -599,6 +599,10 @@ const struct sb_option sb_core_options[] = {
 	{OPT("ioscheduler", ioscheduler), .type = SB_OPT_STR,
 	 .help = "I/O scheduler each clone sets on the device of each of its "
 		 "files (sysfs queue/scheduler, read back; needs root)"},
+	{OPT("gtod_cpu", gtod_cpu), .type = SB_OPT_INT, .min = 0,
+	 .max = UINT32_MAX,
+	 .help = "a thread spins on this CPU keeping the time, as fio's, and "
+		 "the job leaves the CPU (workers still read their own clock)"},
 	{OPT("rate_ignore_thinktime", rate_ignore_thinktime),
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "

@@ -229,6 +229,7 @@ struct sb_job_opts {
 	int64_t write_barrier;
 
 	char *ioscheduler; /* worker/iosched.c */
+	int64_t gtod_cpu;  /* run/gtod.h */
 };
 
 /* The enum options' values: each an index into the option's choices, which

@@ -77,6 +77,7 @@ struct sb_job_cfg {
 	int ioprio_set;	      /* prio or prioclass was given */
 	int uid_set;	      /* uid was given */
 	int gid_set;	      /* gid was given */
+	int gtod_cpu_set;     /* gtod_cpu was given (run/gtod.h) */
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX

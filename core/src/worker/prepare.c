@@ -500,8 +500,22 @@ static int settle_cpus(struct sb_ctx *ctx, struct sb_runjob *rj)
 					 sizeof(err))
 		  : sb_cpus_parse_mask_n(mask, SB_CPUS_MAX, rj->cfg.cpus, err,
 					 sizeof(err));
-	return rc ? sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key, err)
-		  : 0;
+	if (rc)
+		return sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key,
+			      err);
+	/* fio's thread_main() takes the clock thread's CPU out of the job's
+	 * set, when it is not CPU 0 (its test is the number's truth). An
+	 * empty set then fails the clone's binding, as fio's does. */
+	if (sb_jobdef_get(rj->def, "gtod_cpu") && rj->opts.gtod_cpu) {
+		struct sb_cpus *c = rj->cfg.cpus;
+		unsigned k = 0;
+
+		for (unsigned i = 0; i < c->n; i++)
+			if (c->cpu[i] != (unsigned)rj->opts.gtod_cpu)
+				c->cpu[k++] = c->cpu[i];
+		c->n = k;
+	}
+	return 0;
 }
 
 int sb_runjob_check_cpus(struct sb_ctx *ctx, const struct sb_runjob *rj)
@@ -571,6 +585,7 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 	c->ioprio_set = sb_jobdef_get(rj->def, "prio") != NULL ||
 			sb_jobdef_get(rj->def, "prioclass") != NULL;
 	c->uid_set = sb_jobdef_get(rj->def, "uid") != NULL;
+	c->gtod_cpu_set = sb_jobdef_get(rj->def, "gtod_cpu") != NULL;
 	c->gid_set = sb_jobdef_get(rj->def, "gid") != NULL;
 	c->serialize =
 		o->serialize_overlap && o->iodepth > 1 &&
