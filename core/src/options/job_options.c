@@ -580,7 +580,8 @@ const struct sb_option sb_core_options[] = {
 		 "best-effort)"},
 	{OPT("uid", uid), .type = SB_OPT_INT, .min = 0, .max = UINT32_MAX - 1,
 	 .help = "user id each clone's thread takes before its I/O (needs "
-		 "root; the files laid out before stay the run's)"},
+		 "root; the files laid out before stay the run's; a [global] "
+		 "one is ignored, as in fio)"},
 	{OPT("gid", gid), .type = SB_OPT_INT, .min = 0, .max = UINT32_MAX - 1,
 	 .help = "group id each clone's thread takes before its I/O, before "
 		 "uid (needs root)"},

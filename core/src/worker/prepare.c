@@ -538,6 +538,19 @@ int sb_runjob_check_cpus(struct sb_ctx *ctx, const struct sb_runjob *rj)
 		  : 0;
 }
 
+/* Whether the job's own section sets key: fio's get_new_job() gives each
+ * job uid and gid unset whatever its [global] said, so only the job's
+ * own lines count for those. */
+static int set_in_section(const struct sb_jobdef *def, const char *key)
+{
+	unsigned i = 0;
+
+	for (const struct sb_kv *kv = def->kvs; kv; kv = kv->next, i++)
+		if (i >= def->ninherited && strcmp(kv->key, key) == 0)
+			return 1;
+	return 0;
+}
+
 /* filename= (a list shared by the clones), directory= (a list the files
  * are spread over), and the rest of what the workers read. */
 static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
@@ -584,9 +597,9 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 	c->write_hint_set = sb_jobdef_get(rj->def, "write_hint") != NULL;
 	c->ioprio_set = sb_jobdef_get(rj->def, "prio") != NULL ||
 			sb_jobdef_get(rj->def, "prioclass") != NULL;
-	c->uid_set = sb_jobdef_get(rj->def, "uid") != NULL;
+	c->uid_set = set_in_section(rj->def, "uid");
 	c->gtod_cpu_set = sb_jobdef_get(rj->def, "gtod_cpu") != NULL;
-	c->gid_set = sb_jobdef_get(rj->def, "gid") != NULL;
+	c->gid_set = set_in_section(rj->def, "gid");
 	c->serialize =
 		o->serialize_overlap && o->iodepth > 1 &&
 		(sb_rw_uses(o, SB_DDIR_WRITE) || sb_rw_uses(o, SB_DDIR_TRIM));
