@@ -371,14 +371,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .note = "errors are reported in the job's result",
 	 .category = SB_CAT_ERRORS},
 
-	/* Running predefined workloads */
-	{.name = "profile",
-	 .type = "choice",
-	 .range = "tiobench|act",
-	 .help = "runs one of fio's built-in workloads",
-	 .support = SB_SUPPORT_NO,
-	 .note = "write the workload as a job file or use a generator plugin",
-	 .category = SB_CAT_PROFILES},
 	{.name = NULL},
 };
 

@@ -604,6 +604,9 @@ const struct sb_option sb_core_options[] = {
 	 .max = UINT32_MAX,
 	 .help = "a thread spins on this CPU keeping the time, as fio's, and "
 		 "the job leaves the CPU (workers still read their own clock)"},
+	{OPT("profile", profile), .type = SB_OPT_STR,
+	 .help = "kept and unused in a job, as fio 3.33 keeps it; the "
+		 "command line's --profile=tiobench runs fio's profile"},
 	{OPT("rate_ignore_thinktime", rate_ignore_thinktime),
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "

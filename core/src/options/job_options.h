@@ -230,6 +230,9 @@ struct sb_job_opts {
 
 	char *ioscheduler; /* worker/iosched.c */
 	int64_t gtod_cpu;  /* run/gtod.h */
+	/* Kept and unused, as fio 3.33 keeps a job's: only its command line's
+	 * --profile= runs a profile (cli/args.c). */
+	char *profile;
 };
 
 /* The enum options' values: each an index into the option's choices, which
