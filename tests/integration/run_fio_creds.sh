@@ -20,7 +20,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 chmod 755 "$T"
 
-plan 9
+plan 11
 
 TRACE=
 # The job in a directory every user may write, so uid 65534 may create.
@@ -76,3 +76,13 @@ like "$(jobs_of rd/sb/out) $(cat rd/sb/r.prerun.txt)" '^r:0:16/0 +65534 0 0$' \
 	"16 reads, by uid 65534 with gid 0"
 is "$(cat rd/sb/r.prerun.txt)" "$(cat rd/fio/r.prerun.txt)" \
 	"uid alone: the gid stays root's, as fio's setuid leaves it"
+
+# fio's get_new_job() unsets uid and gid for every job: a [global] one is
+# not the job's.
+printf '[global]\nuid=65534\ngid=65534\ncreate_serialize=0\n[g]\nrw=write\nsize=64k\nfilename=fg\nexec_prerun=%s\n' \
+	"$IDS" >"$T/gl.fio"
+both gl "$T/gl.fio"
+is "$(owners gl/sb) $(cat gl/sb/g.prerun.txt)" "$(owners gl/fio) $(cat gl/fio/g.prerun.txt)" \
+	"uid and gid in [global] are not the job's: it runs and writes as root, as in fio"
+like "$(owners gl/sb) $(cat gl/sb/g.prerun.txt)" '^fg=0:0:65536 g\.prerun\.txt=0:0:[0-9]+  ?0 0 0$' \
+	"root's file, root's ids"

@@ -62,6 +62,8 @@ void sb_cli_usage(FILE *f)
 	      "(--enghelp=NAME lists them;\n"
 	      "                         a list option takes the key again "
 	      "for each item)\n"
+	      "  --profile=NAME         add fio's built-in profile's jobs "
+	      "(tiobench)\n"
 	      "  --config=FILE          storbench's configuration file "
 	      "(default: the first of\n"
 	      "                         $XDG_CONFIG_HOME/storbench/"
@@ -158,6 +160,7 @@ static const char *const own_prefix[] = {
 	"--status-interval=", "--stop-grace=",	  "--eta=",
 	"--eta-newline=",     "--config=",	  "--terse-version=",
 	"--aux-path=",	      "--scenario=",	  "--target=",
+	"--profile=",
 };
 
 int sb_cli_reporter_arg(const char *a)
@@ -199,6 +202,68 @@ static int not_a_file(struct sb_ctx *ctx, const char *bare, const char *a)
 	       "storbench --help)",
 	       key, key);
 	return 1;
+}
+
+/*
+ * fio's --profile=tiobench, as fio 3.33's profiles/tiobench.c gives it to
+ * its command line: four jobs one after the other on the same four files.
+ * Its own options (size, block, numruns, dir, threads) are fio's values
+ * whatever is given, because fio 3.33 reads them into one structure and
+ * writes the jobs from another: 4 KiB blocks, one loop and one thread in
+ * ./, and size 4 KiB per MiB of memory ($mb_memory).
+ */
+static const char sb_tiobench[] =
+	"[global]\n"
+	"buffered=0\n"
+	"size=4*1024*$mb_memory\n"
+	"bs=4096\n"
+	"loops=1\n"
+	"directory=./\n"
+	"numjobs=1\n"
+	"timeout=600\n"
+	"group_reporting\n"
+	"thread\n"
+	"overwrite=1\n"
+	"filename=.fio.tio.1:.fio.tio.2:.fio.tio.3:.fio.tio.4\n"
+	"ioengine=sync\n"
+	"[seqwrite]\n"
+	"rw=write\n"
+	"end_fsync=1\n"
+	"[randwrite]\n"
+	"stonewall\n"
+	"rw=randwrite\n"
+	"end_fsync=1\n"
+	"[seqread]\n"
+	"stonewall\n"
+	"rw=read\n"
+	"[randread]\n"
+	"stonewall\n"
+	"rw=randread\n";
+
+/* --profile=NAME: fio loads the profile's jobs after every other job. */
+static int load_profile(struct sb_ctx *ctx, struct sb_cli *c)
+{
+	int rc;
+
+	if (strcmp(c->profile, "act") == 0)
+		return bad_usage(ctx,
+				 "--profile=%s: storbench has no built-in "
+				 "act (fio's Aerospike ACT benchmark); write "
+				 "its jobs as a job file",
+				 c->profile);
+	if (strcmp(c->profile, "tiobench") != 0)
+		return bad_usage(ctx,
+				 "--profile=%s: profile not found (fio 3.33 "
+				 "has tiobench and act)",
+				 c->profile);
+	c->nfiles++;
+	rc = sb_jobfile_parse(ctx, "profile tiobench", sb_tiobench,
+			      sizeof(sb_tiobench) - 1, &c->jobs);
+	if (rc) {
+		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
+		return SB_EXIT_BAD_INPUT;
+	}
+	return 0;
 }
 
 int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
@@ -264,6 +329,8 @@ int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 			c->formats = a + 16;
 		} else if (strncmp(a, "--output=", 9) == 0) {
 			c->output = a + 9;
+		} else if (strncmp(a, "--profile=", 10) == 0) {
+			c->profile = a + 10;
 		} else if (strncmp(a, "--config=", 9) == 0) {
 			if (!a[9])
 				return bad_usage(ctx, "--config needs a file%s",
@@ -337,7 +404,7 @@ int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 			}
 		}
 	}
-	return 0;
+	return c->profile ? load_profile(ctx, c) : 0;
 }
 
 void sb_cli_answer(const struct sb_cli *c, FILE *f)

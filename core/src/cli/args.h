@@ -29,6 +29,7 @@ struct sb_cli {
 	const char *plugin_dirs[SB_MAX_PLUGIN_DIRS];
 	size_t nplugin_dirs;
 	const char *formats;
+	const char *profile; /* --profile=NAME, or NULL */
 	const char *output;
 	const char *config; /* --config, or NULL for the default files */
 	/* --NAME.key[=value], reporters' options, in order; each points at

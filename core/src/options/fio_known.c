@@ -34,13 +34,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .support = SB_SUPPORT_IGNORED,
 	 .note = "storbench always times with clock_gettime(CLOCK_MONOTONIC)",
 	 .category = SB_CAT_TIME},
-	{.name = "gtod_cpu",
-	 .type = "int",
-	 .range = "min=0",
-	 .help = "runs a thread on this CPU that keeps the time for all jobs",
-	 .support = SB_SUPPORT_NO,
-	 .note = "every worker reads the clock itself",
-	 .category = SB_CAT_TIME},
 
 	/* Target file/device */
 	{.name = "unique_filename",
@@ -51,13 +44,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .support = SB_SUPPORT_IGNORED,
 	 .note = "storbench has no fio client/server mode, so there is no "
 		 "client prefix",
-	 .category = SB_CAT_TARGET},
-	{.name = "ioscheduler",
-	 .type = "string",
-	 .help = "switches the device's I/O scheduler before the job",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs sysfs control of the scheduler; the scheduler changes "
-		 "the results",
 	 .category = SB_CAT_TARGET},
 
 	/* I/O type */
@@ -215,14 +201,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	 .note = "errors are reported in the job's result",
 	 .category = SB_CAT_ERRORS},
 
-	/* Running predefined workloads */
-	{.name = "profile",
-	 .type = "choice",
-	 .range = "tiobench|act",
-	 .help = "runs one of fio's built-in workloads",
-	 .support = SB_SUPPORT_NO,
-	 .note = "write the workload as a job file or use a generator plugin",
-	 .category = SB_CAT_PROFILES},
 	{.name = NULL},
 };
 

@@ -636,7 +636,8 @@ const struct sb_option sb_core_options[] = {
 		 "best-effort)"},
 	{OPT("uid", uid), .type = SB_OPT_INT, .min = 0, .max = UINT32_MAX - 1,
 	 .help = "user id each clone's thread takes before its I/O (needs "
-		 "root; the files laid out before stay the run's)"},
+		 "root; the files laid out before stay the run's; a [global] "
+		 "one is ignored, as in fio)"},
 	{OPT("gid", gid), .type = SB_OPT_INT, .min = 0, .max = UINT32_MAX - 1,
 	 .help = "group id each clone's thread takes before its I/O, before "
 		 "uid (needs root)"},
@@ -652,6 +653,16 @@ const struct sb_option sb_core_options[] = {
 	 .max = UINT32_MAX,
 	 .help = "every Nth write a barrier: fio 3.33 marks them for libpmem "
 		 "alone, which ignores the mark, so nothing changes"},
+	{OPT("ioscheduler", ioscheduler), .type = SB_OPT_STR,
+	 .help = "I/O scheduler each clone sets on the device of each of its "
+		 "files (sysfs queue/scheduler, read back; needs root)"},
+	{OPT("gtod_cpu", gtod_cpu), .type = SB_OPT_INT, .min = 0,
+	 .max = UINT32_MAX,
+	 .help = "a thread spins on this CPU keeping the time, as fio's, and "
+		 "the job leaves the CPU (workers still read their own clock)"},
+	{OPT("profile", profile), .type = SB_OPT_STR,
+	 .help = "kept and unused in a job, as fio 3.33 keeps it; the "
+		 "command line's --profile=tiobench runs fio's profile"},
 	{OPT("rate_ignore_thinktime", rate_ignore_thinktime),
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "

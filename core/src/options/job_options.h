@@ -254,6 +254,12 @@ struct sb_job_opts {
 	 * write a barrier only for an engine with FIO_BARRIER (libpmem),
 	 * whose I/O path never reads the mark, so the I/O is the same. */
 	int64_t write_barrier;
+
+	char *ioscheduler; /* worker/iosched.c */
+	int64_t gtod_cpu;  /* run/gtod.h */
+	/* Kept and unused, as fio 3.33 keeps a job's: only its command line's
+	 * --profile= runs a profile (cli/args.c). */
+	char *profile;
 };
 
 /* The enum options' values: each an index into the option's choices, which

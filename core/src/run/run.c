@@ -13,6 +13,7 @@
 #include "../worker/job.h"
 #include "../measure/sampler.h"
 #include "../safety/watch.h"
+#include "gtod.h"
 
 /* wait_for=name: the index of the job above of that name. */
 static int resolve_wait_for(struct sb_ctx *ctx, struct sb_runjob *jobs,
@@ -373,6 +374,7 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	struct sb_diskset disks = {0};
 	struct sb_cpustat cpu0, cpu1;
 	struct sb_eta eta;
+	struct sb_gtod gtod;
 	size_t nresults = 0;
 	uint64_t t0;
 	char host[256];
@@ -436,7 +438,9 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 		code = SB_EXIT_JOB_ERROR;
 		goto out;
 	}
+	sb_gtod_start(&gtod, ctx, jobs, njobs);
 	rc = run_jobs(ctx, &rs, jobs, njobs, &rep, ro->stop_grace_ns);
+	sb_gtod_stop(&gtod);
 	sb_sampler_stop(&sampler);
 	sb_cpustat_read(&cpu1);
 	sb_disks_finish(&disks, (sb_host_services.now_ns() - t0) / 1000000);

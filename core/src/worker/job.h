@@ -84,6 +84,7 @@ struct sb_job_cfg {
 	int uid_set;	      /* uid was given */
 	int gid_set;	      /* gid was given */
 	int zonemode;	      /* enum sb_zonemode, as fio settles it */
+	int gtod_cpu_set;     /* gtod_cpu was given (run/gtod.h) */
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX

@@ -626,8 +626,22 @@ static int settle_cpus(struct sb_ctx *ctx, struct sb_runjob *rj)
 					 sizeof(err))
 		  : sb_cpus_parse_mask_n(mask, SB_CPUS_MAX, rj->cfg.cpus, err,
 					 sizeof(err));
-	return rc ? sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key, err)
-		  : 0;
+	if (rc)
+		return sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key,
+			      err);
+	/* fio's thread_main() takes the clock thread's CPU out of the job's
+	 * set, when it is not CPU 0 (its test is the number's truth). An
+	 * empty set then fails the clone's binding, as fio's does. */
+	if (sb_jobdef_get(rj->def, "gtod_cpu") && rj->opts.gtod_cpu) {
+		struct sb_cpus *c = rj->cfg.cpus;
+		unsigned k = 0;
+
+		for (unsigned i = 0; i < c->n; i++)
+			if (c->cpu[i] != (unsigned)rj->opts.gtod_cpu)
+				c->cpu[k++] = c->cpu[i];
+		c->n = k;
+	}
+	return 0;
 }
 
 /* verify_async_cpus: a list, as cpus_allowed; the machine's CPUs are the
@@ -668,6 +682,19 @@ int sb_runjob_check_cpus(struct sb_ctx *ctx, const struct sb_runjob *rj)
 	free(cpus);
 	return rc ? sb_err(ctx, rc, "%s: %s: %s", where_of(rj, key), key, err)
 		  : 0;
+}
+
+/* Whether the job's own section sets key: fio's get_new_job() gives each
+ * job uid and gid unset whatever its [global] said, so only the job's
+ * own lines count for those. */
+static int set_in_section(const struct sb_jobdef *def, const char *key)
+{
+	unsigned i = 0;
+
+	for (const struct sb_kv *kv = def->kvs; kv; kv = kv->next, i++)
+		if (i >= def->ninherited && strcmp(kv->key, key) == 0)
+			return 1;
+	return 0;
 }
 
 /* filename= (a list shared by the clones), directory= (a list the files
@@ -780,8 +807,9 @@ static int settle_cfg(struct sb_ctx *ctx, struct sb_runjob *rj)
 	c->write_hint_set = sb_jobdef_get(rj->def, "write_hint") != NULL;
 	c->ioprio_set = sb_jobdef_get(rj->def, "prio") != NULL ||
 			sb_jobdef_get(rj->def, "prioclass") != NULL;
-	c->uid_set = sb_jobdef_get(rj->def, "uid") != NULL;
-	c->gid_set = sb_jobdef_get(rj->def, "gid") != NULL;
+	c->uid_set = set_in_section(rj->def, "uid");
+	c->gtod_cpu_set = sb_jobdef_get(rj->def, "gtod_cpu") != NULL;
+	c->gid_set = set_in_section(rj->def, "gid");
 	c->serialize =
 		o->serialize_overlap && o->iodepth > 1 &&
 		(sb_rw_uses(o, SB_DDIR_WRITE) || sb_rw_uses(o, SB_DDIR_TRIM));

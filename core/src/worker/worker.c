@@ -18,6 +18,7 @@
 #include "../loader/loader.h"
 #include "../util/msg.h"
 #include "creds.h"
+#include "iosched.h"
 #include "numa.h"
 #include "../util/rand.h"
 #include "contract.h"
@@ -417,8 +418,9 @@ int sb_worker_run(struct sb_worker *w)
 		if (rc)
 			sb_whook_failed(w, &w->eng.h, rc, "init");
 	}
-	if (!w->err.code && !sb_wfiles_build(w) && !sb_iolog_open(w) &&
-	    !open_first(w) && !alloc_slots(w) && !start_generator(w)) {
+	if (!w->err.code && !sb_wfiles_build(w) && !sb_iosched_switch(w) &&
+	    !sb_iolog_open(w) && !open_first(w) && !alloc_slots(w) &&
+	    !start_generator(w)) {
 		if (w->layout == SB_LAYOUT_CREATE)
 			open_each(w);
 		else if (w->layout)
