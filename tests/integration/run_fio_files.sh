@@ -14,7 +14,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 37
+plan 39
 
 # The job by fio and by storbench: tests/tap/fio_both.sh.
 TRACE=
@@ -166,6 +166,21 @@ done
 # starts before it returns: under the lock no two clones' calls overlap.
 ok "lockfile=exclusive: no clone's read or write starts while the other's runs" \
 	! grep -Eq '(pwrite64|pread64)\(.*unfinished' lfexclusive/sb/trace
+TRACE=
+
+# --- the open of a job that reads only ----------------------------------------
+# fio's generic_open_file opens such a job's regular file O_RDONLY, without
+# O_CREAT; one that writes too, O_RDWR|O_CREAT.
+open_flags() {
+	grep -E 'openat\(AT_FDCWD, "f", ' "$1" | tail -1 |
+		sed -E 's/.*"f", ([A-Z_|]+).*/\1/' | tr '|' '\n' | grep -v CLOEXEC | sort | tr '\n' ' '
+}
+TRACE=openat
+for rw in randread randrw; do
+	both "open$rw" "head -c 65536 /dev/zero >f" --filename=f --rw=$rw --size=64k
+	is "$(open_flags "open$rw/sb/trace")" "$(open_flags "open$rw/fio/trace")" \
+		"rw=$rw: the job opens its file with fio's flags ($(open_flags "open$rw/fio/trace"))"
+done
 TRACE=
 
 # --- write_hint: fcntl() at each open --------------------------------------------

@@ -232,6 +232,15 @@ static inline int sb_fe_open(struct sb_env *env, struct sb_file *f,
 
 	if (!st)
 		st = &local;
+	/* fio opens the files of a job that only reads O_RDONLY, but for a
+	 * character device (generic_open_file); the layout, done before, is
+	 * what creates a missing file. */
+	if (!(env->job->rw & (SB_JOB_WRITES | SB_JOB_TRIMS)) &&
+	    !(env->flags & SB_ENV_LAYOUT) &&
+	    !(stat(f->path, &local) == 0 && S_ISCHR(local.st_mode))) {
+		flags = O_RDONLY | O_CLOEXEC;
+		create = 0;
+	}
 	if (create)
 		flags |= O_CREAT;
 	if (env->job->direct)
@@ -250,7 +259,8 @@ static inline int sb_fe_open(struct sb_env *env, struct sb_file *f,
 	 * cannot be opened at all, why it could not be written (EROFS for a
 	 * new file on a read-only mount) says more than the read-only retry's
 	 * ENOENT. */
-	if (f->fd < 0 && (err == EACCES || err == EROFS || err == EPERM) &&
+	if (f->fd < 0 && (flags & O_RDWR) &&
+	    (err == EACCES || err == EROFS || err == EPERM) &&
 	    !(env->job->rw & (SB_JOB_WRITES | SB_JOB_TRIMS)))
 		f->fd = open(f->path, (flags & ~(O_RDWR | O_CREAT)) | O_RDONLY);
 	if (f->fd < 0) {

@@ -41,11 +41,11 @@ is "$st:$(fe_kib "$out" read)" 0:2048 "thp (madvise MADV_HUGEPAGE) runs"
 if fe_have_strace; then
 	fe_strace mmap --name=m --ioengine=mmap --rw=randread --bs=4k \
 		--size=2m --filename="$T/whole" >/dev/null
-	is "$(grep -c 'mmap(NULL, 2097152, PROT_READ|PROT_WRITE, MAP_SHARED' "$T/strace")" 1 \
-		"without mmap_window the file is mapped once, whole"
+	is "$(grep -c 'mmap(NULL, 2097152, PROT_READ, MAP_SHARED' "$T/strace")" 1 \
+		"without mmap_window the file is mapped once, whole, read-only for a read job as fio maps it"
 	fe_strace mmap --name=m --ioengine=mmap --rw=read --bs=4k --size=2m \
 		--mmap_window=5000 --filename="$T/whole" >/dev/null
-	is "$(grep -c 'mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_SHARED' "$T/strace")" 256 \
+	is "$(grep -c 'mmap(NULL, 8192, PROT_READ, MAP_SHARED' "$T/strace")" 256 \
 		"mmap_window=5000: a sequential read maps 256 windows of 8 KiB (whole pages)"
 else
 	skip 2 "strace cannot run here"
