@@ -582,6 +582,23 @@ const struct sb_option sb_core_options[] = {
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "
 		 "the I/Os the pause missed"},
+
+	/* Flow control. fio checks only the top of flow's range and none of
+	 * flow_sleep's, storing both as unsigned ints: a negative value is
+	 * taken, and wraps (flow=-1 counts as 4294967295). */
+	{OPT("flow_id", flow_id), .type = SB_OPT_INT, .def = "0",
+	 .min = INT32_MIN, .max = INT32_MAX,
+	 .help = "flow control group: the jobs of one flow_id share a "
+		 "counter"},
+	{OPT("flow", flow), .type = SB_OPT_INT, .def = "0", .min = INT32_MIN,
+	 .max = 1000,
+	 .help = "weight of the job in its flow_id group: a job ahead of "
+		 "its share of the group's I/Os waits (0: no flow control)"},
+	{OPT("flow_sleep", flow_sleep), .type = SB_OPT_INT, .def = "0",
+	 .min = INT32_MIN, .max = UINT32_MAX,
+	 .help = "microseconds a job held back by flow control waits, its "
+		 "I/Os in flight done, before it looks again (0: it looks "
+		 "again at once)"},
 	SB_OPTION_END,
 };
 

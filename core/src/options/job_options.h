@@ -215,6 +215,12 @@ struct sb_job_opts {
 	int64_t nice;
 	int64_t prio;
 	int64_t prioclass;
+
+	/* Flow control between jobs (worker/flow.c): fio keeps flow and
+	 * flow_sleep as unsigned ints, so a negative value wraps. */
+	int64_t flow_id;
+	int64_t flow;
+	int64_t flow_sleep; /* us */
 };
 
 /* The enum options' values: each an index into the option's choices, which

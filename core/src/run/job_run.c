@@ -15,6 +15,7 @@
 #include "../safety/guard_paths.h"
 #include "../machine/counters.h"
 #include "../safety/watch.h"
+#include "../worker/flow.h"
 
 static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 {
@@ -163,6 +164,7 @@ static void *worker_main(void *arg)
 	struct sb_runjob *rj = w->rj;
 
 	sb_worker_run(w);
+	sb_flow_leave(w);
 	/* The main thread may join it now (or has given up on it: then
 	 * everything below stays valid, as nothing of the run is freed). */
 	__atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
@@ -355,6 +357,7 @@ int sb_runjob_wait(struct sb_runjob *rj)
 	for (unsigned i = 0; i < rj->nstarted; i++)
 		if (!rj->workers[i].watch.abandoned_ns)
 			pthread_join(rj->workers[i].thread, NULL);
+	sb_flow_unstarted(rj, rj->job.numjobs - rj->nstarted);
 	/* A stuck clone is still in the group, which then stays. */
 	if (!rj->nabandoned)
 		sb_cgroup_remove(rj);

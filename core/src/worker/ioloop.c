@@ -16,6 +16,7 @@
 #include "../util/msg.h"
 
 #include "contract.h"
+#include "flow.h"
 
 static const char *const ddir_names[] = {"read", "write", "trim",
 					 "",	 "sync",  "datasync"};
@@ -764,6 +765,44 @@ static int overlaps_inflight(const struct sb_worker *w,
 	return 0;
 }
 
+/* fio's usleep(flow_sleep): a sleep, not pace.c's spin for short waits,
+ * in naps a stop is seen between, and not past the deadline. */
+static void flow_sleep(struct sb_worker *w, uint64_t ns, uint64_t deadline)
+{
+	uint64_t now = now_ns(), until = now + ns;
+
+	if (until > deadline)
+		until = deadline;
+	while (now < until && !sb_stopping(w->rj->ctx)) {
+		sb_sleep_ns(until - now < 100000000ULL ? until - now
+						       : 100000000ULL);
+		now = now_ns();
+	}
+}
+
+/*
+ * Flow control held the clone back before its next I/O. With flow_sleep,
+ * fio lets what is in flight finish (io_u_quiesce) and sleeps; without, it
+ * looks again at once, taking no completion, and so does this, but for a
+ * poll that keeps an asynchronous engine's completions from waiting. 1
+ * when the phase is over (its deadline, a stop, an error).
+ */
+static int flow_hold(struct sb_worker *w, uint64_t deadline)
+{
+	uint64_t us = (uint32_t)w->rj->opts.flow_sleep, t;
+
+	if (us) {
+		while (w->fl.inflight && !w->err.code)
+			if (reap(w, 1, w->fl.inflight, wait_left(w, deadline),
+				 &t) == 0 &&
+			    (t >= deadline || sb_stopping(w->rj->ctx)))
+				return 1;
+		flow_sleep(w, us * 1000, deadline);
+	} else if (w->fl.inflight)
+		reap(w, 0, w->fl.inflight, 0, &t);
+	return w->err.code || sb_stopping(w->rj->ctx) || now_ns() >= deadline;
+}
+
 int sb_io_loop(struct sb_worker *w)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
@@ -781,7 +820,10 @@ int sb_io_loop(struct sb_worker *w)
 		bound(o->iodepth_batch_complete_max, cmin ? cmin : 1, depth);
 	unsigned low = bound(o->iodepth_low, depth, depth);
 	uint64_t deadline = w->span.deadline_ns, t;
-	int end = 0, draining = 0, wait = 0, backoff_ms = 0;
+	int end = 0, draining = 0, wait = 0, backoff_ms = 0, held = 0;
+	/* fio's flow control, in its job's I/O and its verify's. */
+	int flow = w->rj->flow &&
+		   (w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY);
 
 	free_idle(w);
 	/* A wake-up for an earlier phase's deadline is spent. */
@@ -800,12 +842,16 @@ int sb_io_loop(struct sb_worker *w)
 			__atomic_load_n(&w->span.deadline_ns, __ATOMIC_RELAXED);
 		if (draining && w->fl.inflight <= low)
 			draining = 0;
-		wait = 0;
+		wait = held = 0;
 		while (!end && !w->err.code && !draining &&
 		       w->fl.inflight < lim) {
 			struct sb_ioslot *s = pending;
 			int g;
 
+			if (!s && flow && sb_flow_held(w)) {
+				held = 1;
+				break;
+			}
 			if (!s) {
 				s = w->fl.free[--w->fl.nfree];
 				g = sb_stream_next(w, s);
@@ -831,6 +877,11 @@ int sb_io_loop(struct sb_worker *w)
 				commit_queued(w, &nqueued);
 		}
 		commit_queued(w, &nqueued);
+		if (held) {
+			if (flow_hold(w, deadline))
+				break;
+			continue;
+		}
 		if (w->fl.inflight >= depth && low < depth)
 			draining = 1;
 		if (!w->fl.inflight) {

@@ -37,6 +37,7 @@ struct sb_plugin;
 struct sb_loader;
 
 struct sb_run_signal;
+struct sb_flow;
 
 /* What prepare settles from the options, for the workers to read. */
 struct sb_job_cfg {
@@ -154,6 +155,8 @@ struct sb_runjob {
 	int reported; /* its results went to the reporters */
 	/* Workers still running; the last one out tells the run. */
 	atomic_uint live;
+	/* flow=: the run's group of its flow_id (worker/flow.h), else NULL. */
+	struct sb_flow *flow;
 	struct sb_run_signal *done_signal;
 };
 
@@ -495,6 +498,8 @@ struct sb_worker {
 	struct sb_worker_hook hook;
 	struct sb_worker_watch watch;
 	struct sb_worker_wake wake;
+	/* The I/Os flow control let it issue, written by worker/flow.c. */
+	uint64_t flow_count;
 };
 
 enum sb_abandon_why {
