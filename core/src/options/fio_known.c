@@ -188,15 +188,6 @@ const struct sb_known_opt sb_fio_known[] = {
 	/* I/O size */
 
 	/* I/O depth */
-	{.name = "io_submit_mode",
-	 .type = "choice",
-	 .def = "inline",
-	 .range = "inline|offload",
-	 .help = "submits I/O from the job thread or from a pool of offload "
-		 "threads",
-	 .support = SB_SUPPORT_NO,
-	 .note = "workers always submit inline",
-	 .category = SB_CAT_IO_DEPTH},
 
 	/* I/O rate */
 

@@ -59,6 +59,11 @@ static const char *const sb_lockfile_names[] = {
 	[SB_LOCK_READWRITE] = "readwrite",
 	NULL,
 };
+static const char *const sb_submit_modes[] = {
+	[SB_SUBMIT_INLINE] = "inline",
+	[SB_SUBMIT_OFFLOAD] = "offload",
+	NULL,
+};
 /* fio's spellings; prepare.c maps "0" and "1" as fio does. */
 const char *const sb_fallocate_names[] = {"none",     "native", "posix", "keep",
 					  "truncate", "0",	"1",	 NULL};
@@ -582,6 +587,12 @@ const struct sb_option sb_core_options[] = {
 	 .type = SB_OPT_BOOL,
 	 .help = "after a think, go on at the rate instead of catching up "
 		 "the I/Os the pause missed"},
+
+	{OPT("io_submit_mode", io_submit_mode), .type = SB_OPT_ENUM,
+	 .def = "inline", .choices = sb_submit_modes,
+	 .help = "inline: each clone queues its own I/O; offload: a pool of "
+		 "iodepth submit threads per clone does, each with its own "
+		 "engine instance, one I/O at a time"},
 
 	/* Flow control. fio checks only the top of flow's range and none of
 	 * flow_sleep's, storing both as unsigned ints: a negative value is

@@ -221,6 +221,8 @@ struct sb_job_opts {
 	int64_t flow_id;
 	int64_t flow;
 	int64_t flow_sleep; /* us */
+
+	int io_submit_mode; /* enum sb_submit_mode */
 };
 
 /* The enum options' values: each an index into the option's choices, which
@@ -250,6 +252,9 @@ enum sb_exit_what {
 	SB_EXIT_WHAT_STONEWALL,
 	SB_EXIT_WHAT_ALL,
 };
+/* io_submit_mode: the clone's thread queues its I/Os, or a pool of submit
+ * threads does (worker/offload.h). */
+enum sb_submit_mode { SB_SUBMIT_INLINE, SB_SUBMIT_OFFLOAD };
 enum sb_lockfile {
 	SB_LOCK_NONE,
 	SB_LOCK_EXCLUSIVE,

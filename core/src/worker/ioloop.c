@@ -17,6 +17,7 @@
 
 #include "contract.h"
 #include "flow.h"
+#include "offload.h"
 
 static const char *const ddir_names[] = {"read", "write", "trim",
 					 "",	 "sync",  "datasync"};
@@ -401,6 +402,48 @@ static uint64_t wait_left(const struct sb_worker *w, uint64_t deadline)
 /* Reap min..max completions (min 0 polls), waiting at most timeout_ns; t
  * is when they were seen. Completions host->complete() took during the
  * call count with those event() hands back. */
+/* reap() with offload: the slots the submit threads are done with. */
+static int reap_offload(struct sb_worker *w, unsigned min, unsigned max,
+			uint64_t timeout_ns, uint64_t *t)
+{
+	uint64_t now = now_ns();
+	uint64_t until = timeout_ns == SB_WAIT_FOREVER ? UINT64_MAX
+			 : now + timeout_ns < now      ? UINT64_MAX
+						       : now + timeout_ns;
+	struct sb_ioslot **done = w->fl.queued; /* unused with offload */
+	int n;
+
+	sb_hook_enter(w, SB_HOOK_GETEVENTS);
+	n = sb_offload_reap(w, min, max, until, done);
+	sb_hook_leave(w);
+	*t = done_ns(w);
+	if (n)
+		w->meas.complete_dist[batch_bucket((unsigned)n)]++;
+	for (int i = 0; i < n; i++) {
+		struct sb_ioslot *s = done[i];
+
+		s->queued = 0;
+		w->fl.inflight--;
+		if (s->off_q == SB_Q_COMPLETED) {
+			complete(w, s, s->off_done_ns, 1);
+		} else if (s->off_q == SB_Q_END) {
+			w->fl.off_end = 1;
+		} else if (s->off_q == SB_Q_BUSY) {
+			w->fl.cancelled++; /* still busy at the stop */
+		} else if (s->off_q < 0) {
+			sb_whook_failed(w, s->off_h, s->off_q, "queue");
+		} else {
+			sb_wbroke(w, s->off_h,
+				  "queue() returned %d, which is not "
+				  "SB_Q_COMPLETED, SB_Q_QUEUED, SB_Q_BUSY, "
+				  "SB_Q_END or a negative error code",
+				  s->off_q);
+		}
+		return_slot(w, s);
+	}
+	return w->err.code;
+}
+
 static int reap(struct sb_worker *w, unsigned min, unsigned max,
 		uint64_t timeout_ns, uint64_t *t)
 {
@@ -413,6 +456,8 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max,
 		min = w->fl.inflight;
 	if (max > w->fl.inflight)
 		max = w->fl.inflight;
+	if (w->off)
+		return reap_offload(w, min, max, timeout_ns, t);
 	sb_hook_enter(w, SB_HOOK_GETEVENTS);
 	n = ops->getevents(&w->eng.env, min, max, timeout_ns);
 	sb_hook_leave(w);
@@ -526,13 +571,14 @@ static void bad_queue(struct sb_worker *w, int q)
  * completions are not waited for under it. The wait for the lock counts
  * as the queue() call, so the watch can give up on a clone stuck there.
  */
-static pthread_rwlock_t *file_lock(struct sb_worker *w, const struct sb_io *io)
+pthread_rwlock_t *sb_file_lock(struct sb_worker *w, const struct sb_io *io,
+			       const struct sb_file *f)
 {
 	struct sb_runjob *rj = w->rj;
 	pthread_rwlock_t *l;
-	/* io->file is the f that begins a struct sb_wfile of w->files. */
-	size_t i = (size_t)((const struct sb_wfile *)(const void *)io->file -
-			    w->files);
+	/* f is the one that begins a struct sb_wfile of w->files. */
+	size_t i =
+		(size_t)((const struct sb_wfile *)(const void *)f - w->files);
 
 	if (!rj->file_locks || i >= rj->nfile_locks)
 		return NULL;
@@ -563,9 +609,17 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 		      : w->timing.what || w->gen.fb ? now_ns()
 						    : 0;
 	w->meas.depth_dist[depth_bucket(w->fl.inflight + 1)]++;
+	if (w->off) {
+		/* In flight from now on; a submit thread queues it. */
+		s->queued = 1;
+		w->fl.inflight++;
+		w->meas.submit_dist[1]++;
+		sb_offload_submit(w, s);
+		return 0;
+	}
 	w->fl.in_queue = s;
 	sb_hook_enter(w, SB_HOOK_QUEUE);
-	lock = file_lock(w, &s->io);
+	lock = sb_file_lock(w, &s->io, s->io.file);
 	q = ops->queue(&w->eng.env, &s->io);
 	if (lock)
 		pthread_rwlock_unlock(lock);
@@ -703,7 +757,8 @@ static uint64_t drain_ns(const struct sb_worker *w)
  * time, when the engine can. */
 static void drain(struct sb_worker *w)
 {
-	int can_cancel = w->rj->eops->cancel != NULL, idle = 0;
+	/* A submit thread's I/O is the submit thread's to finish. */
+	int can_cancel = w->rj->eops->cancel != NULL && !w->off, idle = 0;
 	uint64_t until, now = now_ns(), t;
 
 	if (!w->fl.inflight)
@@ -803,6 +858,23 @@ static int flow_hold(struct sb_worker *w, uint64_t deadline)
 	return w->err.code || sb_stopping(w->rj->ctx) || now_ns() >= deadline;
 }
 
+/* The submit threads end once they have done what they hold; what the
+ * drain did not take back is given up, counted, not measured. */
+static void offload_end(struct sb_worker *w)
+{
+	sb_offload_stop(w);
+	for (unsigned i = 0; i < w->slots.depth && w->fl.inflight; i++) {
+		struct sb_ioslot *s = &w->slots.all[i];
+
+		if (!s->queued)
+			continue;
+		s->queued = 0;
+		w->fl.inflight--;
+		w->fl.cancelled++;
+		return_slot(w, s);
+	}
+}
+
 int sb_io_loop(struct sb_worker *w)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
@@ -826,6 +898,9 @@ int sb_io_loop(struct sb_worker *w)
 		   (w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY);
 
 	free_idle(w);
+	if (w->phase == SB_PH_MAIN && o->io_submit_mode == SB_SUBMIT_OFFLOAD &&
+	    sb_offload_start(w))
+		return w->err.code;
 	/* A wake-up for an earlier phase's deadline is spent. */
 	if (!sb_stopping(w->rj->ctx))
 		clear_wake(w);
@@ -903,8 +978,11 @@ int sb_io_loop(struct sb_worker *w)
 			sb_lat_check(w, now_ns());
 			end |= w->lat.done;
 		}
+		end |= w->fl.off_end;
 	}
 	drain(w);
+	if (w->off)
+		offload_end(w);
 	if (pending)
 		return_slot(w, pending);
 	return w->err.code;

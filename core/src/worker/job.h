@@ -38,6 +38,7 @@ struct sb_loader;
 
 struct sb_run_signal;
 struct sb_flow;
+struct sb_offload;
 
 /* What prepare settles from the options, for the workers to read. */
 struct sb_job_cfg {
@@ -211,6 +212,12 @@ struct sb_ioslot {
 	 * the spec as it was yielded. */
 	int gen_fb;
 	struct sb_io_spec spec;
+	/* io_submit_mode=offload (worker/offload.c): queue()'s last answer
+	 * on the submit thread (SB_Q_COMPLETED once done), when it was done,
+	 * and the handle of the instance that answered. */
+	int off_q;
+	uint64_t off_done_ns;
+	struct sb_handle *off_h;
 };
 
 /* What a worker times (disable_lat, disable_clat, disable_slat). */
@@ -363,7 +370,8 @@ struct sb_worker_flight {
 	/* I/Os given up by cancel() at the end; the watch loads it
 	 * (relaxed) from an abandoned worker. */
 	uint64_t cancelled;
-	int full; /* fill_device: ENOSPC seen */
+	int full;    /* fill_device: ENOSPC seen */
+	int off_end; /* offload: a submit thread's queue() said SB_Q_END */
 };
 
 /* The I/O stream's budget and the write buffers' content, written only by
@@ -498,6 +506,9 @@ struct sb_worker {
 	struct sb_worker_hook hook;
 	struct sb_worker_watch watch;
 	struct sb_worker_wake wake;
+	/* io_submit_mode=offload's submit threads (worker/offload.c), made
+	 * and ended by the I/O loop; NULL: I/O is queued inline. */
+	struct sb_offload *off;
 	/* The I/Os flow control let it issue, written by worker/flow.c. */
 	uint64_t flow_count;
 };
