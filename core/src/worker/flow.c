@@ -13,32 +13,64 @@ static struct sb_flow *find(struct sb_flows *fs, int32_t id)
 	return NULL;
 }
 
+/* A job of the group that runs after a stonewall from one before it: the
+ * earlier one is held once ahead of its share, until the end of its
+ * runtime (or for ever without one), as in fio. Said, not changed. */
+static void warn_apart(struct sb_runjob *rj, const struct sb_runjob *first)
+{
+	sb_log(rj->ctx, SB_LOG_WARN, NULL,
+	       "job %s: flow_id=%lld is shared with job %s, which runs before "
+	       "%s's stonewall: as in fio, %s counts %s's weight and is held "
+	       "for good once ahead of its share (until its runtime ends, or "
+	       "a stop)",
+	       rj->name, (long long)rj->opts.flow_id, first->name, rj->name,
+	       first->name, rj->name);
+}
+
 int sb_flows_make(struct sb_runjob *jobs, size_t njobs, struct sb_flows *fs)
 {
+	/* Per group: its first job and the stonewall block it runs in. */
+	size_t *first = calloc(njobs ? njobs : 1, sizeof(*first));
+	unsigned *block = calloc(njobs ? njobs : 1, sizeof(*block));
+	unsigned b = 0;
+
 	fs->v = NULL;
 	fs->n = 0;
 	for (size_t i = 0; i < njobs; i++)
 		jobs[i].flow = NULL;
 	fs->v = calloc(njobs ? njobs : 1, sizeof(*fs->v));
-	if (!fs->v)
+	if (!fs->v || !first || !block) {
+		free(first);
+		free(block);
+		free(fs->v);
+		fs->v = NULL;
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < njobs; i++) {
 		struct sb_runjob *rj = &jobs[i];
 		int32_t id = (int32_t)rj->opts.flow_id;
 		struct sb_flow *f;
 
+		if (i && rj->opts.stonewall)
+			b++;
 		if (!rj->opts.flow)
 			continue;
 		f = find(fs, id);
 		if (!f) {
+			first[fs->n] = i;
+			block[fs->n] = b;
 			f = &fs->v[fs->n++];
 			f->id = id;
 			f->counter = 1;
+		} else if (block[f - fs->v] != b) {
+			warn_apart(rj, &jobs[first[f - fs->v]]);
 		}
 		/* Unsigned, as fio's: a negative weight wraps the sum. */
 		f->weight += (uint32_t)rj->opts.flow * rj->job.numjobs;
 		rj->flow = f;
 	}
+	free(first);
+	free(block);
 	return 0;
 }
 

@@ -862,7 +862,11 @@ static int flow_hold(struct sb_worker *w, uint64_t deadline)
  * drain did not take back is given up, counted, not measured. */
 static void offload_end(struct sb_worker *w)
 {
+	/* The join waits on the engine's calls on the submit threads: the
+	 * watch sees it as the wait for completions it is. */
+	sb_hook_enter(w, SB_HOOK_GETEVENTS);
 	sb_offload_stop(w);
+	sb_hook_leave(w);
 	for (unsigned i = 0; i < w->slots.depth && w->fl.inflight; i++) {
 		struct sb_ioslot *s = &w->slots.all[i];
 
