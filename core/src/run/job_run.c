@@ -164,7 +164,6 @@ static void *worker_main(void *arg)
 	struct sb_runjob *rj = w->rj;
 
 	sb_worker_run(w);
-	sb_flow_leave(w);
 	/* The main thread may join it now (or has given up on it: then
 	 * everything below stays valid, as nothing of the run is freed). */
 	__atomic_store_n(&w->finished, 1, __ATOMIC_RELEASE);
@@ -357,6 +356,12 @@ int sb_runjob_wait(struct sb_runjob *rj)
 	for (unsigned i = 0; i < rj->nstarted; i++)
 		if (!rj->workers[i].watch.abandoned_ns)
 			pthread_join(rj->workers[i].thread, NULL);
+	/* As fio's reap of a job's threads: its clones leave their flow
+	 * group once joined, not as each stops, so the others stay held to
+	 * their share until then. */
+	for (unsigned i = 0; i < rj->nstarted; i++)
+		if (!rj->workers[i].watch.abandoned_ns)
+			sb_flow_leave(&rj->workers[i]);
 	sb_flow_unstarted(rj, rj->job.numjobs - rj->nstarted);
 	/* A stuck clone is still in the group, which then stays. */
 	if (!rj->nabandoned)

@@ -7,11 +7,16 @@
  *
  * As in fio 3.33, and not as its HOWTO's older text has it:
  *  - weights and counts are unsigned, so flow=-1 is 4294967295 and the sum
- *    wraps: such a job is never held, and takes one off the others' sum;
+ *    wraps: such a job is as good as never held, and it takes one off the
+ *    others' sum (flow=2 with flow=-1: a sum of 1, nobody held) or, when
+ *    the sum wraps below 0, leaves them next to no share at all (flow=1
+ *    with flow=-3: the first is held after its first I/O);
  *  - every clone of every job of the run adds its weight when the run is
  *    set up (fio: when the job is parsed), and takes its weight and its
- *    count back as it ends. A job whose partner runs after a stonewall is
- *    held until that partner has run, i.e. for good: fio hangs there too.
+ *    count back when the main thread has joined it (fio: reaped it), so
+ *    the others stay held to their share until then. A job whose partner
+ *    runs after a stonewall is held until that partner has run, i.e. for
+ *    good: fio hangs there too.
  *  - the shared counter starts at 1, so the first I/Os of each clone pass.
  *
  * The set belongs to the run (run.c makes and frees it); each job points
@@ -46,8 +51,8 @@ void sb_flows_free(struct sb_flows *fs);
  * flow_threshold_exceeded without its sleep): 1 when it must hold back, 0
  * when it may go, which counts the I/O. */
 int sb_flow_held(struct sb_worker *w);
-/* As a clone ends, or for clones that never ran (nclones of rj): their
- * counts and weights leave the group. */
+/* Main thread, once the clone is joined, or for clones that never ran
+ * (nclones of rj): their counts and weights leave the group. */
 void sb_flow_leave(struct sb_worker *w);
 void sb_flow_unstarted(struct sb_runjob *rj, unsigned nclones);
 

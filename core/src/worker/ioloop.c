@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -839,7 +840,8 @@ static void flow_sleep(struct sb_worker *w, uint64_t ns, uint64_t deadline)
  * Flow control held the clone back before its next I/O. With flow_sleep,
  * fio lets what is in flight finish (io_u_quiesce) and sleeps; without, it
  * looks again at once, taking no completion, and so does this, but for a
- * poll that keeps an asynchronous engine's completions from waiting. 1
+ * poll that keeps an asynchronous engine's completions from waiting, or a
+ * yield. 1
  * when the phase is over (its deadline, a stop, an error).
  */
 static int flow_hold(struct sb_worker *w, uint64_t deadline)
@@ -853,8 +855,14 @@ static int flow_hold(struct sb_worker *w, uint64_t deadline)
 			    (t >= deadline || sb_stopping(w->rj->ctx)))
 				return 1;
 		flow_sleep(w, us * 1000, deadline);
-	} else if (w->fl.inflight)
+	} else if (w->fl.inflight) {
 		reap(w, 0, w->fl.inflight, 0, &t);
+	} else {
+		/* fio spins here; a yield keeps the spin from starving the
+		 * threads that would let it go (a clone still setting up, on
+		 * a busy machine), and changes nothing else. */
+		sched_yield();
+	}
 	return w->err.code || sb_stopping(w->rj->ctx) || now_ns() >= deadline;
 }
 
