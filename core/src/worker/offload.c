@@ -21,6 +21,7 @@ struct sb_off_thread {
 	void *state;
 	struct sb_file *files; /* [w->nfiles] */
 	unsigned char *opened; /* [w->nfiles] */
+	uint64_t *loops;       /* [w->nfiles]: the clone's file's loop then */
 	int init_rc;	       /* init's result, or 1 before it returned */
 	struct sb_io *done;    /* handed back by host->complete() */
 };
@@ -59,12 +60,19 @@ static int own_file(struct sb_off_thread *t, const struct sb_file *f,
 {
 	struct sb_worker *w = t->pool->w;
 	const struct sb_engine_ops *ops = w->rj->eops;
-	size_t i =
-		(size_t)((const struct sb_wfile *)(const void *)f - w->files);
+	const struct sb_wfile *wf = (const struct sb_wfile *)(const void *)f;
+	size_t i = (size_t)(wf - w->files);
 	int rc = 0;
 
 	if (i >= w->nfiles)
 		return -EINVAL;
+	/* unlink_each_loop removed and made the file again since (with
+	 * nothing in flight, so nothing of this thread's on it). */
+	if (t->opened[i] && t->loops[i] != wf->loop) {
+		if (ops->close_file)
+			ops->close_file(&t->env, &t->files[i]);
+		t->opened[i] = 0;
+	}
 	if (!t->opened[i]) {
 		t->files[i] = (struct sb_file){
 			.path = f->path,
@@ -76,6 +84,7 @@ static int own_file(struct sb_off_thread *t, const struct sb_file *f,
 		if (rc)
 			return rc;
 		t->opened[i] = 1;
+		t->loops[i] = wf->loop;
 	}
 	*out = &t->files[i];
 	return 0;
@@ -195,6 +204,7 @@ static void pool_free(struct sb_offload *p)
 		free(p->t[i].state);
 		free(p->t[i].files);
 		free(p->t[i].opened);
+		free(p->t[i].loops);
 	}
 	pthread_cond_destroy(&p->work);
 	pthread_cond_destroy(&p->done);
@@ -222,7 +232,8 @@ static int thread_init(struct sb_offload *p, struct sb_off_thread *t)
 	t->h.owner = t;
 	t->files = calloc(w->nfiles ? w->nfiles : 1, sizeof(*t->files));
 	t->opened = calloc(w->nfiles ? w->nfiles : 1, 1);
-	if (!t->files || !t->opened ||
+	t->loops = calloc(w->nfiles ? w->nfiles : 1, sizeof(*t->loops));
+	if (!t->files || !t->opened || !t->loops ||
 	    (ops->state_size && !(t->state = calloc(1, ops->state_size))))
 		return -ENOMEM;
 	sb_env_init(&t->env, &t->h, rj->engine->state, rj->engine_opts,
