@@ -20,7 +20,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 10
+plan 11
 
 TRACE=
 # run D TOOL ARGS: TOOL (fio or sb) in D/TOOL, with strace when TRACE is
@@ -65,6 +65,13 @@ j = json.load(open(sys.argv[1]))["jobs"][0]
 print(j["read"]["total_ios"], j["write"]["total_ios"], j["read"]["io_bytes"], j["write"]["io_bytes"], end=" ")' "$1/out"
 	cat "$1/rc"
 }
+# fio's I/O depth, submit and complete distributions of a report.
+depths() {
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print(" ".join("%s=%.0f" % kv for k in ("iodepth_level", "iodepth_submit", "iodepth_complete") for kv in sorted(j[k].items())))' "$1/out"
+	cat "$1/rc"
+}
 # Which threads issue CALL on the data file: the job's thread is the one
 # that fadvises it (fio and storbench both do as they open it).
 submitters() {
@@ -89,6 +96,7 @@ both ps "${J[@]}" --ioengine=psync --size=4m --io_submit_mode=offload --output-f
 is "$(counts ps/sb)" "$(counts ps/fio)" "psync, iodepth=4, offload: fio's I/Os and bytes"
 both la "${J[@]}" --ioengine=libaio --direct=1 --size=4m --io_submit_mode=offload --output-format=json
 is "$(counts la/sb)" "$(counts la/fio)" "libaio, direct=1, iodepth=4, offload: fio's I/Os and bytes"
+is "$(depths la/sb)" "$(depths la/fio)" "and fio's depths: 1 on each submit thread"
 # randrw: fio's offload draws its read/write mix apart from its inline
 # one, so the sums are compared.
 both nu --name=j --ioengine=null --size=8m --bs=4k --rw=randrw --iodepth=2 --io_submit_mode=offload \

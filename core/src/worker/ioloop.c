@@ -609,15 +609,17 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 	s->issue_ns = s->intended_ns		    ? s->intended_ns
 		      : w->timing.what || w->gen.fb ? now_ns()
 						    : 0;
-	w->meas.depth_dist[depth_bucket(w->fl.inflight + 1)]++;
 	if (w->off) {
-		/* In flight from now on; a submit thread queues it. */
+		/* In flight from now on; a submit thread queues it, alone on
+		 * its instance: fio counts the depth its workers see, 1. */
+		w->meas.depth_dist[0]++;
 		s->queued = 1;
 		w->fl.inflight++;
 		w->meas.submit_dist[1]++;
 		sb_offload_submit(w, s);
 		return 0;
 	}
+	w->meas.depth_dist[depth_bucket(w->fl.inflight + 1)]++;
 	w->fl.in_queue = s;
 	sb_hook_enter(w, SB_HOOK_QUEUE);
 	lock = sb_file_lock(w, &s->io, s->io.file);
