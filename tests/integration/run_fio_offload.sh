@@ -37,7 +37,9 @@ run() {
 			cd "$d" || exit 1
 			head -c 4194304 /dev/urandom >data
 			# timeout signals its whole process group: strace and
-			# what it traces.
+			# what it traces. Every job is a --thread: fio's job
+			# processes leave the group (setsid) and would outlive
+			# a hung fio.
 			if [[ -n $TRACE ]]; then
 				ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 					timeout -s KILL 8 strace -f -qq -y -o trace \
@@ -100,13 +102,13 @@ is "$(depths la/sb)" "$(depths la/fio)" "and fio's depths: 1 on each submit thre
 # randrw: fio's offload draws its read/write mix apart from its inline
 # one, so the sums are compared.
 both nu --name=j --ioengine=null --size=8m --bs=4k --rw=randrw --iodepth=2 --io_submit_mode=offload \
-	--output-format=json
+	--thread --output-format=json
 sums() { counts "$1" | awk '{ print $1 + $2, $3 + $4, $5 }'; }
 is "$(sums nu/sb)" "$(sums nu/fio)" "null, randrw, iodepth=2, offload: fio's I/Os and bytes"
 
 # A write job leaves the file fio leaves: same size, every block written.
 both wr --name=j --filename=out.dat --bs=4k --rw=randwrite --iodepth=4 --size=1m --ioengine=psync \
-	--io_submit_mode=offload --output-format=json --randrepeat=1
+	--io_submit_mode=offload --output-format=json --randrepeat=1 --thread
 is "$(counts wr/sb) $(stat -c %s wr/sb/out.dat)" "$(counts wr/fio) $(stat -c %s wr/fio/out.dat)" \
 	"randwrite with offload: fio's writes and file size"
 zeros() {
