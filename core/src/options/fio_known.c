@@ -55,45 +55,12 @@ const struct sb_known_opt sb_fio_known[] = {
 	/* I/O size */
 
 	/* I/O depth */
-	{.name = "io_submit_mode",
-	 .type = "choice",
-	 .def = "inline",
-	 .range = "inline|offload",
-	 .help = "submits I/O from the job thread or from a pool of offload "
-		 "threads",
-	 .support = SB_SUPPORT_NO,
-	 .note = "workers always submit inline",
-	 .category = SB_CAT_IO_DEPTH},
 
 	/* I/O rate */
 
 	/* I/O replay */
 
 	/* Threads, processes and job synchronization */
-	{.name = "flow_id",
-	 .type = "int",
-	 .def = "0",
-	 .range = "min=0",
-	 .help = "flow control group the job belongs to",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs flow control between jobs",
-	 .category = SB_CAT_THREADS},
-	{.name = "flow",
-	 .type = "int",
-	 .def = "0",
-	 .range = "min=0, max=1000",
-	 .help = "weight of the job in its flow control group",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs flow control between jobs",
-	 .category = SB_CAT_THREADS},
-	{.name = "flow_sleep",
-	 .type = "int",
-	 .def = "0",
-	 .range = "min=0",
-	 .help = "microseconds to wait when flow control holds the job back",
-	 .support = SB_SUPPORT_NO,
-	 .note = "needs flow control between jobs",
-	 .category = SB_CAT_THREADS},
 
 	/* Verification */
 

@@ -65,6 +65,11 @@ static const char *const sb_zonemode_names[] = {
 	[SB_ZONE_ZBD] = "zbd",
 	NULL,
 };
+static const char *const sb_submit_modes[] = {
+	[SB_SUBMIT_INLINE] = "inline",
+	[SB_SUBMIT_OFFLOAD] = "offload",
+	NULL,
+};
 /* fio's spellings; prepare.c maps "0" and "1" as fio does. */
 const char *const sb_fallocate_names[] = {"none",     "native", "posix", "keep",
 					  "truncate", "0",	"1",	 NULL};
@@ -704,6 +709,29 @@ const struct sb_option sb_core_options[] = {
 	 .type = SB_OPT_FLOAT,
 	 .help = "zbd: above the threshold, reset the zone of one write in "
 		 "1/F (0 to 1; 0: never)"},
+
+	{OPT("io_submit_mode", io_submit_mode), .type = SB_OPT_ENUM,
+	 .def = "inline", .choices = sb_submit_modes,
+	 .help = "inline: each clone queues its own I/O; offload: a pool of "
+		 "iodepth submit threads per clone does, each with its own "
+		 "engine instance, one I/O at a time"},
+
+	/* Flow control. fio checks only the top of flow's range and none of
+	 * flow_sleep's, storing both as unsigned ints: a negative value is
+	 * taken, and wraps (flow=-1 counts as 4294967295). */
+	{OPT("flow_id", flow_id), .type = SB_OPT_INT, .def = "0",
+	 .min = INT32_MIN, .max = INT32_MAX,
+	 .help = "flow control group: the jobs of one flow_id share a "
+		 "counter"},
+	{OPT("flow", flow), .type = SB_OPT_INT, .def = "0", .min = INT32_MIN,
+	 .max = 1000,
+	 .help = "weight of the job in its flow_id group: a job ahead of "
+		 "its share of the group's I/Os waits (0: no flow control)"},
+	{OPT("flow_sleep", flow_sleep), .type = SB_OPT_INT, .def = "0",
+	 .min = INT32_MIN, .max = UINT32_MAX,
+	 .help = "microseconds a job held back by flow control waits, its "
+		 "I/Os in flight done, before it looks again (0: it looks "
+		 "again at once)"},
 	SB_OPTION_END,
 };
 

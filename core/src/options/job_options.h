@@ -260,6 +260,14 @@ struct sb_job_opts {
 	/* Kept and unused, as fio 3.33 keeps a job's: only its command line's
 	 * --profile= runs a profile (cli/args.c). */
 	char *profile;
+
+	/* Flow control between jobs (worker/flow.c): fio keeps flow and
+	 * flow_sleep as unsigned ints, so a negative value wraps. */
+	int64_t flow_id;
+	int64_t flow;
+	int64_t flow_sleep; /* us */
+
+	int io_submit_mode; /* enum sb_submit_mode */
 };
 
 /* The enum options' values: each an index into the option's choices, which
@@ -295,6 +303,9 @@ enum sb_zonemode {
 	SB_ZONE_STRIDED,
 	SB_ZONE_ZBD,
 };
+/* io_submit_mode: the clone's thread queues its I/Os, or a pool of submit
+ * threads does (worker/offload.h). */
+enum sb_submit_mode { SB_SUBMIT_INLINE, SB_SUBMIT_OFFLOAD };
 enum sb_lockfile {
 	SB_LOCK_NONE,
 	SB_LOCK_EXCLUSIVE,

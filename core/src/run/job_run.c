@@ -16,6 +16,7 @@
 #include "../machine/counters.h"
 #include "../safety/watch.h"
 #include "../worker/creds.h"
+#include "../worker/flow.h"
 
 static void job_fail(struct sb_runjob *rj, int code, const char *msg)
 {
@@ -382,6 +383,13 @@ int sb_runjob_wait(struct sb_runjob *rj)
 	for (unsigned i = 0; i < rj->nstarted; i++)
 		if (!rj->workers[i].watch.abandoned_ns)
 			pthread_join(rj->workers[i].thread, NULL);
+	/* As fio's reap of a job's threads: its clones leave their flow
+	 * group once joined, not as each stops, so the others stay held to
+	 * their share until then. */
+	for (unsigned i = 0; i < rj->nstarted; i++)
+		if (!rj->workers[i].watch.abandoned_ns)
+			sb_flow_leave(&rj->workers[i]);
+	sb_flow_unstarted(rj, rj->job.numjobs - rj->nstarted);
 	/* A stuck clone is still in the group, which then stays. */
 	if (!rj->nabandoned)
 		sb_cgroup_remove(rj);

@@ -14,6 +14,7 @@
 #include "../measure/sampler.h"
 #include "../safety/watch.h"
 #include "gtod.h"
+#include "../worker/flow.h"
 
 /* wait_for=name: the index of the job above of that name. */
 static int resolve_wait_for(struct sb_ctx *ctx, struct sb_runjob *jobs,
@@ -372,6 +373,7 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	struct sb_run_info ri;
 	struct sb_sampler sampler = {0};
 	struct sb_diskset disks = {0};
+	struct sb_flows flows = {0};
 	struct sb_cpustat cpu0, cpu1;
 	struct sb_eta eta;
 	struct sb_gtod gtod;
@@ -399,6 +401,11 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 			code = SB_EXIT_JOB_ERROR;
 			goto out;
 		}
+	if (!rc && sb_flows_make(jobs, njobs, &flows)) {
+		sb_log(ctx, SB_LOG_ERROR, NULL, "out of memory");
+		code = SB_EXIT_JOB_ERROR;
+		goto out;
+	}
 	if (!rc)
 		rc = sb_reporters_load(ctx, loader, ro->formats, ro->output,
 				       &rs);
@@ -464,8 +471,10 @@ out:
 	 * without freeing them (main.c). */
 	for (size_t i = 0; !ctx->abandoned && i < njobs; i++)
 		sb_runjob_free(&jobs[i]);
-	if (!ctx->abandoned)
+	if (!ctx->abandoned) {
 		free(jobs);
+		sb_flows_free(&flows);
+	}
 	for (size_t i = 0; i < rep.ngroups; i++)
 		sb_group_free(&rep.groups[i]);
 	free(rep.groups);

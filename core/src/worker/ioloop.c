@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +17,8 @@
 #include "../util/msg.h"
 
 #include "contract.h"
+#include "flow.h"
+#include "offload.h"
 
 static const char *const ddir_names[] = {
 	"read", "write", "trim", "", "sync", "datasync", "sync_file_range"};
@@ -488,6 +491,48 @@ static uint64_t wait_left(const struct sb_worker *w, uint64_t deadline)
 /* Reap min..max completions (min 0 polls), waiting at most timeout_ns; t
  * is when they were seen. Completions host->complete() took during the
  * call count with those event() hands back. */
+/* reap() with offload: the slots the submit threads are done with. */
+static int reap_offload(struct sb_worker *w, unsigned min, unsigned max,
+			uint64_t timeout_ns, uint64_t *t)
+{
+	uint64_t now = now_ns();
+	uint64_t until = timeout_ns == SB_WAIT_FOREVER ? UINT64_MAX
+			 : now + timeout_ns < now      ? UINT64_MAX
+						       : now + timeout_ns;
+	struct sb_ioslot **done = w->fl.queued; /* unused with offload */
+	int n;
+
+	sb_hook_enter(w, SB_HOOK_GETEVENTS);
+	n = sb_offload_reap(w, min, max, until, done);
+	sb_hook_leave(w);
+	*t = done_ns(w);
+	if (n)
+		w->meas.complete_dist[batch_bucket((unsigned)n)]++;
+	for (int i = 0; i < n; i++) {
+		struct sb_ioslot *s = done[i];
+
+		s->queued = 0;
+		w->fl.inflight--;
+		if (s->off_q == SB_Q_COMPLETED) {
+			complete(w, s, s->off_done_ns, 1);
+		} else if (s->off_q == SB_Q_END) {
+			w->fl.off_end = 1;
+		} else if (s->off_q == SB_Q_BUSY) {
+			w->fl.cancelled++; /* still busy at the stop */
+		} else if (s->off_q < 0) {
+			sb_whook_failed(w, s->off_h, s->off_q, "queue");
+		} else {
+			sb_wbroke(w, s->off_h,
+				  "queue() returned %d, which is not "
+				  "SB_Q_COMPLETED, SB_Q_QUEUED, SB_Q_BUSY, "
+				  "SB_Q_END or a negative error code",
+				  s->off_q);
+		}
+		return_slot(w, s);
+	}
+	return w->err.code;
+}
+
 static int reap(struct sb_worker *w, unsigned min, unsigned max,
 		uint64_t timeout_ns, uint64_t *t)
 {
@@ -500,6 +545,8 @@ static int reap(struct sb_worker *w, unsigned min, unsigned max,
 		min = w->fl.inflight;
 	if (max > w->fl.inflight)
 		max = w->fl.inflight;
+	if (w->off)
+		return reap_offload(w, min, max, timeout_ns, t);
 	sb_hook_enter(w, SB_HOOK_GETEVENTS);
 	n = ops->getevents(&w->eng.env, min, max, timeout_ns);
 	sb_hook_leave(w);
@@ -613,13 +660,14 @@ static void bad_queue(struct sb_worker *w, int q)
  * completions are not waited for under it. The wait for the lock counts
  * as the queue() call, so the watch can give up on a clone stuck there.
  */
-static pthread_rwlock_t *file_lock(struct sb_worker *w, const struct sb_io *io)
+pthread_rwlock_t *sb_file_lock(struct sb_worker *w, const struct sb_io *io,
+			       const struct sb_file *f)
 {
 	struct sb_runjob *rj = w->rj;
 	pthread_rwlock_t *l;
-	/* io->file is the f that begins a struct sb_wfile of w->files. */
-	size_t i = (size_t)((const struct sb_wfile *)(const void *)io->file -
-			    w->files);
+	/* f is the one that begins a struct sb_wfile of w->files. */
+	size_t i =
+		(size_t)((const struct sb_wfile *)(const void *)f - w->files);
 
 	if (!rj->file_locks || i >= rj->nfile_locks)
 		return NULL;
@@ -649,10 +697,20 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 	s->issue_ns = s->intended_ns		    ? s->intended_ns
 		      : w->timing.what || w->gen.fb ? now_ns()
 						    : 0;
+	if (w->off) {
+		/* In flight from now on; a submit thread queues it, alone on
+		 * its instance: fio counts the depth its workers see, 1. */
+		w->meas.depth_dist[0]++;
+		s->queued = 1;
+		w->fl.inflight++;
+		w->meas.submit_dist[1]++;
+		sb_offload_submit(w, s);
+		return 0;
+	}
 	w->meas.depth_dist[depth_bucket(w->fl.inflight + 1)]++;
 	w->fl.in_queue = s;
 	sb_hook_enter(w, SB_HOOK_QUEUE);
-	lock = file_lock(w, &s->io);
+	lock = sb_file_lock(w, &s->io, s->io.file);
 	q = ops->queue(&w->eng.env, &s->io);
 	if (lock)
 		pthread_rwlock_unlock(lock);
@@ -790,7 +848,8 @@ static uint64_t drain_ns(const struct sb_worker *w)
  * time, when the engine can. */
 static void drain(struct sb_worker *w)
 {
-	int can_cancel = w->rj->eops->cancel != NULL, idle = 0;
+	/* A submit thread's I/O is the submit thread's to finish. */
+	int can_cancel = w->rj->eops->cancel != NULL && !w->off, idle = 0;
 	uint64_t until, now = now_ns(), t;
 
 	if (!w->fl.inflight)
@@ -852,6 +911,72 @@ static int overlaps_inflight(const struct sb_worker *w,
 	return 0;
 }
 
+/* fio's usleep(flow_sleep): a sleep, not pace.c's spin for short waits,
+ * in naps a stop is seen between, and not past the deadline. */
+static void flow_sleep(struct sb_worker *w, uint64_t ns, uint64_t deadline)
+{
+	uint64_t now = now_ns(), until = now + ns;
+
+	if (until > deadline)
+		until = deadline;
+	while (now < until && !sb_stopping(w->rj->ctx)) {
+		sb_sleep_ns(until - now < 100000000ULL ? until - now
+						       : 100000000ULL);
+		now = now_ns();
+	}
+}
+
+/*
+ * Flow control held the clone back before its next I/O. With flow_sleep,
+ * fio lets what is in flight finish (io_u_quiesce) and sleeps; without, it
+ * looks again at once, taking no completion, and so does this, but for a
+ * poll that keeps an asynchronous engine's completions from waiting, or a
+ * yield. 1
+ * when the phase is over (its deadline, a stop, an error).
+ */
+static int flow_hold(struct sb_worker *w, uint64_t deadline)
+{
+	uint64_t us = (uint32_t)w->rj->opts.flow_sleep, t;
+
+	if (us) {
+		while (w->fl.inflight && !w->err.code)
+			if (reap(w, 1, w->fl.inflight, wait_left(w, deadline),
+				 &t) == 0 &&
+			    (t >= deadline || sb_stopping(w->rj->ctx)))
+				return 1;
+		flow_sleep(w, us * 1000, deadline);
+	} else if (w->fl.inflight) {
+		reap(w, 0, w->fl.inflight, 0, &t);
+	} else {
+		/* fio spins here; a yield keeps the spin from starving the
+		 * threads that would let it go (a clone still setting up, on
+		 * a busy machine), and changes nothing else. */
+		sched_yield();
+	}
+	return w->err.code || sb_stopping(w->rj->ctx) || now_ns() >= deadline;
+}
+
+/* The submit threads end once they have done what they hold; what the
+ * drain did not take back is given up, counted, not measured. */
+static void offload_end(struct sb_worker *w)
+{
+	/* The join waits on the engine's calls on the submit threads: the
+	 * watch sees it as the wait for completions it is. */
+	sb_hook_enter(w, SB_HOOK_GETEVENTS);
+	sb_offload_stop(w);
+	sb_hook_leave(w);
+	for (unsigned i = 0; i < w->slots.depth && w->fl.inflight; i++) {
+		struct sb_ioslot *s = &w->slots.all[i];
+
+		if (!s->queued)
+			continue;
+		s->queued = 0;
+		w->fl.inflight--;
+		w->fl.cancelled++;
+		return_slot(w, s);
+	}
+}
+
 int sb_io_loop(struct sb_worker *w)
 {
 	const struct sb_job_opts *o = &w->rj->opts;
@@ -869,9 +994,15 @@ int sb_io_loop(struct sb_worker *w)
 		bound(o->iodepth_batch_complete_max, cmin ? cmin : 1, depth);
 	unsigned low = bound(o->iodepth_low, depth, depth);
 	uint64_t deadline = w->span.deadline_ns, t;
-	int end = 0, draining = 0, wait = 0, backoff_ms = 0;
+	int end = 0, draining = 0, wait = 0, backoff_ms = 0, held = 0;
+	/* fio's flow control, in its job's I/O and its verify's. */
+	int flow = w->rj->flow &&
+		   (w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY);
 
 	free_idle(w);
+	if (w->phase == SB_PH_MAIN && o->io_submit_mode == SB_SUBMIT_OFFLOAD &&
+	    sb_offload_start(w))
+		return w->err.code;
 	/* A wake-up for an earlier phase's deadline is spent. */
 	if (!sb_stopping(w->rj->ctx))
 		clear_wake(w);
@@ -893,12 +1024,16 @@ int sb_io_loop(struct sb_worker *w)
 			__atomic_load_n(&w->span.deadline_ns, __ATOMIC_RELAXED);
 		if (draining && w->fl.inflight <= low)
 			draining = 0;
-		wait = 0;
+		wait = held = 0;
 		while (!end && !w->err.code && !draining &&
 		       w->fl.inflight < lim) {
 			struct sb_ioslot *s = pending;
 			int g;
 
+			if (!s && flow && sb_flow_held(w)) {
+				held = 1;
+				break;
+			}
 			if (!s && !w->fl.nfree) {
 				/* The verify threads hold the free slots:
 				 * wait for them when nothing is in flight. */
@@ -935,6 +1070,11 @@ int sb_io_loop(struct sb_worker *w)
 				commit_queued(w, &nqueued);
 		}
 		commit_queued(w, &nqueued);
+		if (held) {
+			if (flow_hold(w, deadline))
+				break;
+			continue;
+		}
 		if (w->fl.inflight >= depth && low < depth)
 			draining = 1;
 		if (!w->fl.inflight) {
@@ -956,8 +1096,11 @@ int sb_io_loop(struct sb_worker *w)
 			sb_lat_check(w, now_ns());
 			end |= w->lat.done;
 		}
+		end |= w->fl.off_end;
 	}
 	drain(w);
+	if (w->off)
+		offload_end(w);
 	if (pending)
 		return_slot(w, pending);
 	/* Every check is in before the phase ends, and every slot free. */

@@ -39,6 +39,8 @@ struct sb_plugin;
 struct sb_loader;
 
 struct sb_run_signal;
+struct sb_flow;
+struct sb_offload;
 
 /* What prepare settles from the options, for the workers to read. */
 struct sb_job_cfg {
@@ -166,6 +168,8 @@ struct sb_runjob {
 	int reported; /* its results went to the reporters */
 	/* Workers still running; the last one out tells the run. */
 	atomic_uint live;
+	/* flow=: the run's group of its flow_id (worker/flow.h), else NULL. */
+	struct sb_flow *flow;
 	struct sb_run_signal *done_signal;
 };
 
@@ -223,6 +227,12 @@ struct sb_ioslot {
 	 * the spec as it was yielded. */
 	int gen_fb;
 	struct sb_io_spec spec;
+	/* io_submit_mode=offload (worker/offload.c): queue()'s last answer
+	 * on the submit thread (SB_Q_COMPLETED once done), when it was done,
+	 * and the handle of the instance that answered. */
+	int off_q;
+	uint64_t off_done_ns;
+	struct sb_handle *off_h;
 };
 
 /* struct sb_ioslot.verify: how a read is checked. */
@@ -439,7 +449,8 @@ struct sb_worker_flight {
 	/* I/Os given up by cancel() at the end; the watch loads it
 	 * (relaxed) from an abandoned worker. */
 	uint64_t cancelled;
-	int full; /* fill_device: ENOSPC seen */
+	int full;    /* fill_device: ENOSPC seen */
+	int off_end; /* offload: a submit thread's queue() said SB_Q_END */
 };
 
 /* The I/O stream's budget and the write buffers' content, written only by
@@ -586,6 +597,11 @@ struct sb_worker {
 	struct sb_worker_hook hook;
 	struct sb_worker_watch watch;
 	struct sb_worker_wake wake;
+	/* io_submit_mode=offload's submit threads (worker/offload.c), made
+	 * and ended by the I/O loop; NULL: I/O is queued inline. */
+	struct sb_offload *off;
+	/* The I/Os flow control let it issue, written by worker/flow.c. */
+	uint64_t flow_count;
 };
 
 enum sb_abandon_why {

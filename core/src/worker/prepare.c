@@ -1116,8 +1116,11 @@ static void fill_job_facts(struct sb_runjob *rj)
 	j->size = sizeof(*j);
 	j->name = rj->name;
 	j->numjobs = (unsigned)rj->opts.numjobs;
-	/* A synchronous engine has one I/O in flight, whatever was asked. */
-	j->iodepth = async ? (unsigned)rj->opts.iodepth : 1;
+	/* A synchronous engine has one I/O in flight, whatever was asked,
+	 * unless offload's iodepth submit threads each have one. */
+	j->iodepth = async || rj->opts.io_submit_mode == SB_SUBMIT_OFFLOAD
+			     ? (unsigned)rj->opts.iodepth
+			     : 1;
 	j->direct = rj->opts.direct;
 	j->io_bytes = rj->opts.size.bytes;
 	j->file_bytes = rj->opts.offset.bytes + rj->opts.size.bytes;
@@ -1222,7 +1225,8 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		rj->opts.randseed ^=
 			(int64_t)ts.tv_nsec ^ ((int64_t)ts.tv_sec << 20);
 	}
-	if (rj->opts.iodepth > 1 && !(rj->eops->flags & SB_ENGINE_ASYNC))
+	if (rj->opts.iodepth > 1 && !(rj->eops->flags & SB_ENGINE_ASYNC) &&
+	    rj->opts.io_submit_mode != SB_SUBMIT_OFFLOAD)
 		sb_log(ctx, SB_LOG_INFO, NULL,
 		       "job %s: engine %s is synchronous, iodepth=%lld "
 		       "runs as iodepth=1",

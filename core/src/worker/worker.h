@@ -196,6 +196,10 @@ int sb_rate_ddir(void *arg, int drawn);
 
 /* ioloop.c: whether the job has a rate floor (rate_min, rate_iops_min). */
 int sb_has_min_rate(const struct sb_job_opts *o);
+/* ioloop.c: lockfile's lock of the clone's file f for io, taken (NULL: it
+ * has none); any thread of the clone's. */
+pthread_rwlock_t *sb_file_lock(struct sb_worker *w, const struct sb_io *io,
+			       const struct sb_file *f);
 /* ioloop.c: run the phase's I/O. */
 int sb_io_loop(struct sb_worker *w);
 
