@@ -32,7 +32,7 @@ for f in "${bad[@]}"; do
 done
 
 for f in "${scenarios[@]}"; do
-	ok "jobs/${f##*/} parses" env ENGINE=null TARGET=/dev/null NUMJOBS=2 \
+	ok "jobs/${f##*/} parses" env ENGINE=null TARGET=/dev/null NUMJOBS=2 SIZE=64m RUNTIME=1 \
 		QD=8 "$SB_BIN" --parse-only "$f"
 done
 
