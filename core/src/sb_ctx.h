@@ -29,6 +29,9 @@ struct sb_ctx {
 	/* --terse-version, fio's: the terse reporter's version; 0: not
 	 * given. */
 	int terse_version;
+	/* --merge-blktrace-only: jobs are checked and their traces merged,
+	 * not replayed. */
+	int merge_only;
 	/* Options already warned about (static names), so each warning is
 	 * said once per run however many jobs use the option. */
 	const char *warned[64];

@@ -21,7 +21,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 30
+plan 33
 
 # gen.py OUT ORDER SPEC...: a trace; each SPEC is
 # "time_ns,sector,bytes,ACTION,major:minor[,pdu bytes]" where ACTION is
@@ -234,3 +234,27 @@ like "$?:$(cat self.out)" "^2:.*merge_blktrace_file=one.bin is one of read_iolog
 like "$?:$(cat sc.out)" "^2:.*merge_blktrace_scalars has 3 values for the 2 files of read_iolog" \
 	"scalars not one per trace: refused (fio: merge_blktrace_scalars(3) != nr_logs(2))"
 ok "and no merged file is left" test ! -e x.bin
+
+# --merge-blktrace-only (fio's -A): the merges written, nothing run;
+# --parse-only writes none.
+"$SB_BIN" --parse-only --name=r --read_iolog=one.bin:m2.bin --merge_blktrace_file=p.bin \
+	--merge_blktrace_scalars=50:100 --replay_redirect=data >p.out 2>&1
+is "$?:$(test -e p.bin && echo written)" "0:" "--parse-only checks the merge and writes no file"
+cp data data.before
+"$SB_BIN" --merge-blktrace-only --name=r --read_iolog=one.bin:m2.bin --merge_blktrace_file=o.bin \
+	--merge_blktrace_scalars=50:100 --replay_redirect=data --output-format=json >o.out 2>&1
+is "$?:$(cmp o.bin ref.bin 2>&1 && echo same):$(wc -c <o.out):$(cmp data data.before && echo untouched)" \
+	"0:same:0:untouched" "--merge-blktrace-only writes the merge as fio's -A does, and runs nothing"
+
+# merge_blktrace_iters=2:1: the first trace twice, the second pass after
+# the first (fio since 3.33 repeats the pass's last event and starts the
+# pass at half the time of a 50% trace, going back in time).
+"$SB_BIN" --merge-blktrace-only --name=r --read_iolog=one.bin:m2.bin --merge_blktrace_file=it.bin \
+	--merge_blktrace_scalars=50:100 --merge_blktrace_iters=2:1 >it.out 2>&1
+is "$(python3 -c 'import struct, sys
+b = open(sys.argv[1], "rb").read()
+r = [struct.unpack_from("<IIQQIIIIIHH", b, i) for i in range(0, len(b), 48)]
+t = [x[2] for x in r]
+print(len(t), t == sorted(t), " ".join("%g" % (x[2] / 1e6) for x in r if x[7] == 8 << 20))' it.bin)" \
+	"17 True 0.5 1.5 2.5 3 3.25 3.5 4 5 6 6.5 6.75 7" \
+	"iters 2:1: 6 + 6 + 5 events in order of time, the first trace's second pass (ms) after its first"

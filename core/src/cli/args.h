@@ -39,6 +39,7 @@ struct sb_cli {
 	int list_plugins;
 	int run_default;
 	int parse_only;
+	int merge_only; /* --merge-blktrace-only */
 	int showcmd;
 	const char *cmdhelp; /* NULL: not asked; "": all */
 	const char *enghelp; /* likewise */
