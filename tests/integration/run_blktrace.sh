@@ -66,8 +66,8 @@ head -c 4194304 /dev/zero >data
 TRACE=pread64,pwrite64,fsync
 # The I/O on the replayed file, from strace: "call length offset" in order
 # (a call another thread's interrupts is printed "<unfinished ...>" with
-# all its arguments).
-ios() { sed -nE 's/^[0-9]+ +[0-9.]+ (pread64|pwrite64)\([0-9]+<[^>]*\/data>, "[^"]*"(\.\.\.)?, ([0-9]+), ([0-9]+)(\)| <unfinished).*/\1 \3 \4/p; s/^[0-9]+ +[0-9.]+ (fsync)\([0-9]+<[^>]*\/data>(\)| <unfinished).*/\1/p' "$1"; }
+# all its arguments; the data may hold an escaped quote).
+ios() { sed -nE 's/^[0-9]+ +[0-9.]+ (pread64|pwrite64)\([0-9]+<[^>]*\/data>, "([^"\\]|\\.)*"(\.\.\.)?, ([0-9]+), ([0-9]+)(\)| <unfinished).*/\1 \4 \5/p; s/^[0-9]+ +[0-9.]+ (fsync)\([0-9]+<[^>]*\/data>(\)| <unfinished).*/\1/p' "$1"; }
 counts() { # JSON: reads writes syncs of each job
 	python3 -c 'import json, sys
 for j in json.load(open(sys.argv[1]))["jobs"]:
@@ -118,9 +118,11 @@ is "$(counts sk/sb/out)" "$(counts sk/fio/out)" "replay_skip=read,sync: the coun
 gen gap.bin le 0,0,4096,queue+read,8:0 100000000,8,4096,queue+read,8:0 \
 	100500000,16,4096,queue+read,8:0 250000000,24,4096,queue+read,8:0 \
 	400000000,32,4096,queue+read,8:0
+# Within 15%, or 60 ms on a loaded machine: a pace half or twice off
+# still fails.
 runtime() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["job_runtime"])' "$1"; }
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d;
-	t = b * p / 100; if (t < 30) t = 30; exit !(d <= t) }'; }
+	t = b * p / 100; if (t < 60) t = 60; exit !(d <= t) }'; }
 TRACE=
 for o in "" --replay_time_scale=200 --replay_no_stall=1; do
 	replay gap gap.bin $o
@@ -157,7 +159,7 @@ if [[ $(id -u) -eq 0 && -e /dev/loop-control ]] && command -v losetup >/dev/null
 	mm=$(printf '%d:%d' "0x$(stat -c %t "$L")" "0x$(stat -c %T "$L")")
 	gen dev.bin le "1000,8,4096,queue+read,$mm" "2000,64,8192,queue+read,$mm"
 	both dev "" --name=r --read_iolog="$T/dev.bin" --output-format=json
-	devio() { sed -nE 's/.*pread64\([0-9]+<(\/dev\/[^>]*)>, "[^"]*"(\.\.\.)?, ([0-9]+), ([0-9]+)\).*/\1 \3 \4/p' "$1" | tr '\n' ' '; }
+	devio() { sed -nE 's/.*pread64\([0-9]+<(\/dev\/[^>]*)>, "([^"\\]|\\.)*"(\.\.\.)?, ([0-9]+), ([0-9]+)\).*/\1 \4 \5/p' "$1" | tr '\n' ' '; }
 	is "$(devio dev/sb/trace)|$(devio dev/fio/trace)" "$L 4096 4096 $L 8192 32768 |$L 4096 4096 $L 8192 32768 " \
 		"no replay_redirect: device $mm read as $L, found under /dev as fio finds it"
 	is "$(cat dev/sb/rc) $(counts dev/sb/out)" "$(cat dev/fio/rc) $(counts dev/fio/out)" "and as fio reads it"
