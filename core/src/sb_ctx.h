@@ -32,6 +32,9 @@ struct sb_ctx {
 	/* --aux-path, fio's: the directory of the verify state files and
 	 * verify_dump's; NULL: the working directory. Read-only once set. */
 	const char *aux_path;
+	/* --merge-blktrace-only: jobs are checked and their traces merged,
+	 * not replayed. */
+	int merge_only;
 	/* Options already warned about (static names), so each warning is
 	 * said once per run however many jobs use the option. */
 	const char *warned[64];

@@ -21,7 +21,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 30
+plan 35
 
 # gen.py OUT ORDER SPEC...: a trace; each SPEC is
 # "time_ns,sector,bytes,ACTION,major:minor[,pdu bytes]" where ACTION is
@@ -64,8 +64,10 @@ gen two.bin le 1000000,64,4096,queue+read,8:16 2000000,128,8192,queue+write,8:0 
 head -c 4194304 /dev/zero >data
 
 TRACE=pread64,pwrite64,fsync
-# The I/O on the replayed file, from strace: "call length offset" in order.
-ios() { sed -nE 's/^[0-9]+ +[0-9.]+ (pread64|pwrite64)\([0-9]+<[^>]*\/data>, "[^"]*"(\.\.\.)?, ([0-9]+), ([0-9]+)\).*/\1 \3 \4/p; s/^[0-9]+ +[0-9.]+ (fsync)\([0-9]+<[^>]*\/data>\).*/\1/p' "$1"; }
+# The I/O on the replayed file, from strace: "call length offset" in order
+# (a call another thread's interrupts is printed "<unfinished ...>" with
+# all its arguments; the data may hold an escaped quote).
+ios() { sed -nE 's/^[0-9]+ +[0-9.]+ (pread64|pwrite64)\([0-9]+<[^>]*\/data>, "([^"\\]|\\.)*"(\.\.\.)?, ([0-9]+), ([0-9]+)(\)| <unfinished).*/\1 \4 \5/p; s/^[0-9]+ +[0-9.]+ (fsync)\([0-9]+<[^>]*\/data>(\)| <unfinished).*/\1/p' "$1"; }
 counts() { # JSON: reads writes syncs of each job
 	python3 -c 'import json, sys
 for j in json.load(open(sys.argv[1]))["jobs"]:
@@ -116,9 +118,11 @@ is "$(counts sk/sb/out)" "$(counts sk/fio/out)" "replay_skip=read,sync: the coun
 gen gap.bin le 0,0,4096,queue+read,8:0 100000000,8,4096,queue+read,8:0 \
 	100500000,16,4096,queue+read,8:0 250000000,24,4096,queue+read,8:0 \
 	400000000,32,4096,queue+read,8:0
+# Within 15%, or 60 ms on a loaded machine: a pace half or twice off
+# still fails.
 runtime() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["job_runtime"])' "$1"; }
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d;
-	t = b * p / 100; if (t < 30) t = 30; exit !(d <= t) }'; }
+	t = b * p / 100; if (t < 60) t = 60; exit !(d <= t) }'; }
 TRACE=
 for o in "" --replay_time_scale=200 --replay_no_stall=1; do
 	replay gap gap.bin $o
@@ -155,7 +159,7 @@ if [[ $(id -u) -eq 0 && -e /dev/loop-control ]] && command -v losetup >/dev/null
 	mm=$(printf '%d:%d' "0x$(stat -c %t "$L")" "0x$(stat -c %T "$L")")
 	gen dev.bin le "1000,8,4096,queue+read,$mm" "2000,64,8192,queue+read,$mm"
 	both dev "" --name=r --read_iolog="$T/dev.bin" --output-format=json
-	devio() { sed -nE 's/.*pread64\([0-9]+<(\/dev\/[^>]*)>, "[^"]*"(\.\.\.)?, ([0-9]+), ([0-9]+)\).*/\1 \3 \4/p' "$1" | tr '\n' ' '; }
+	devio() { sed -nE 's/.*pread64\([0-9]+<(\/dev\/[^>]*)>, "([^"\\]|\\.)*"(\.\.\.)?, ([0-9]+), ([0-9]+)\).*/\1 \4 \5/p' "$1" | tr '\n' ' '; }
 	is "$(devio dev/sb/trace)|$(devio dev/fio/trace)" "$L 4096 4096 $L 8192 32768 |$L 4096 4096 $L 8192 32768 " \
 		"no replay_redirect: device $mm read as $L, found under /dev as fio finds it"
 	is "$(cat dev/sb/rc) $(counts dev/sb/out)" "$(cat dev/fio/rc) $(counts dev/fio/out)" "and as fio reads it"
@@ -222,7 +226,7 @@ is "$(cat merge/sb/rc) $(cmp merge/sb/merged.bin ref.bin 2>&1 && echo same) $(($
 	"0 same 11" "scalars 50:100: the merged file is fio's merge of the two, byte for byte (11 events)"
 both mfio "cp $T/data data" --name=r --read_iolog="$T/merge/sb/merged.bin" \
 	--replay_redirect=data --output-format=json
-is "$(ios merge/sb/trace | md5sum)" "$(ios mfio/fio/trace | md5sum)" \
+is "$(ios merge/sb/trace | tr '\n' ' ')" "$(ios mfio/fio/trace | tr '\n' ' ')" \
 	"storbench replays the merge as fio 3.33 replays the merged file"
 is "$(counts merge/sb/out)" "$(counts mfio/fio/out)" "with the same counts"
 TRACE=
@@ -234,3 +238,41 @@ like "$?:$(cat self.out)" "^2:.*merge_blktrace_file=one.bin is one of read_iolog
 like "$?:$(cat sc.out)" "^2:.*merge_blktrace_scalars has 3 values for the 2 files of read_iolog" \
 	"scalars not one per trace: refused (fio: merge_blktrace_scalars(3) != nr_logs(2))"
 ok "and no merged file is left" test ! -e x.bin
+
+# --merge-blktrace-only (fio's -A): the merges written, nothing run;
+# --parse-only writes none.
+"$SB_BIN" --parse-only --name=r --read_iolog=one.bin:m2.bin --merge_blktrace_file=p.bin \
+	--merge_blktrace_scalars=50:100 --replay_redirect=data >p.out 2>&1
+is "$?:$(test -e p.bin && echo written)" "0:" "--parse-only checks the merge and writes no file"
+cp data data.before
+"$SB_BIN" --merge-blktrace-only --name=r --read_iolog=one.bin:m2.bin --merge_blktrace_file=o.bin \
+	--merge_blktrace_scalars=50:100 --replay_redirect=data --output-format=json >o.out 2>&1
+is "$?:$(cmp o.bin ref.bin 2>&1 && echo same):$(wc -c <o.out):$(cmp data data.before && echo untouched)" \
+	"0:same:0:untouched" "--merge-blktrace-only writes the merge as fio's -A does, and runs nothing"
+
+# merge_blktrace_iters=2:1: the first trace twice, the second pass after
+# the first (fio since 3.33 repeats the pass's last event and starts the
+# pass at half the time of a 50% trace, going back in time).
+"$SB_BIN" --merge-blktrace-only --name=r --read_iolog=one.bin:m2.bin --merge_blktrace_file=it.bin \
+	--merge_blktrace_scalars=50:100 --merge_blktrace_iters=2:1 >it.out 2>&1
+is "$(python3 -c 'import struct, sys
+b = open(sys.argv[1], "rb").read()
+r = [struct.unpack_from("<IIQQIIIIIHH", b, i) for i in range(0, len(b), 48)]
+t = [x[2] for x in r]
+print(len(t), t == sorted(t), " ".join("%g" % (x[2] / 1e6) for x in r if x[7] == 8 << 20))' it.bin)" \
+	"17 True 0.5 1.5 2.5 3 3.25 3.5 4 5 6 6.5 6.75 7" \
+	"iters 2:1: 6 + 6 + 5 events in order of time, the first trace's second pass (ms) after its first"
+
+# --- bad traces: refused before anything runs -------------------------------
+# fio 3.33 says why, then its job dies of a double free and exits 0.
+gen good.bin le 1000,8,4096,queue+read,8:0
+{ cat good.bin; head -c 48 /dev/zero; } >badmagic.bin
+python3 -c 'import sys; b = bytearray(open("good.bin", "rb").read()); b[0] = 6; open("v6.bin", "wb").write(bytes(b))'
+for t in "badmagic.bin:bad magic 0x00000000 at byte 48:bad magic in blktrace data" \
+	"v6.bin:blktrace version 6 at byte 0 .fio reads version 7.:bad blktrace version 6"; do
+	IFS=: read -r f want fwant <<<"$t"
+	fio --name=r --read_iolog="$f" --replay_redirect=data >"$f.fio" 2>&1
+	"$SB_BIN" --name=r --read_iolog="$f" --replay_redirect=data >"$f.out" 2>&1
+	like "$?:$(grep -c "$fwant" "$f.fio"):$(cat "$f.out")" "^2:1:.*$f: $want" \
+		"$f: exit 2 with '$want' (fio: '$fwant')"
+done

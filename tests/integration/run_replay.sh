@@ -13,10 +13,10 @@ source "$(dirname "$0")/../tap/tap.sh"
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 22
+plan 23
 
 if ! command -v fio >/dev/null; then
-	skip 21 "fio is not installed (scripts/deps.sh installs it)"
+	skip 23 "fio is not installed (scripts/deps.sh installs it)"
 	exit 0
 fi
 
@@ -126,3 +126,15 @@ printf '[r]\nread_iolog=action.log\n' >bad.fio
 "$SB_BIN" bad.fio >badjob.out 2>&1
 ok "a job file's read_iolog: its file:line, then the log's" \
 	test $? -eq 2 -a "$(grep -c 'bad.fio:2: read_iolog: action.log:3:' badjob.out)" -eq 1
+
+# read_iolog=a:b: a log per clone, by fio's subjob_number (the first clone,
+# then the others from the last down: numjobs=3 replays a, a, b).
+printf 'fio version 2 iolog\n%s add\n%s open\n%s read 0 4096\n%s read 8192 4096\n%s close\n' \
+	"$T/f" "$T/f" "$T/f" "$T/f" "$T/f" >l1.log
+printf 'fio version 2 iolog\n%s add\n%s open\n%s write 4096 8192\n%s close\n' \
+	"$T/g" "$T/g" "$T/g" "$T/g" >l2.log
+perjob() { python3 -c 'import json, sys
+print(" ".join("%d/%d" % (j["read"]["total_ios"], j["write"]["total_ios"]) for j in json.load(open(sys.argv[1]))["jobs"]))' "$1" 2>&1; }
+fio --name=r --read_iolog=l1.log:l2.log --numjobs=3 --output-format=json >fl.json 2>/dev/null
+"$SB_BIN" --name=r --read_iolog=l1.log:l2.log --numjobs=3 --output-format=json >sl.json 2>/dev/null
+is "$(perjob sl.json)" "$(perjob fl.json)" "read_iolog=a:b, numjobs=3: each clone's reads/writes as fio's ($(perjob fl.json))"

@@ -32,6 +32,9 @@ void sb_cli_usage(FILE *f)
 	      "(repeatable)\n"
 	      "  --parse-only           check the jobs and plugins, run "
 	      "nothing\n"
+	      "  --merge-blktrace-only  check the jobs, write their "
+	      "merge_blktrace_file\n"
+	      "                         merges, run nothing\n"
 	      "  --showcmd              print the jobs as one command line\n"
 	      "  --cmdhelp[=OPTION]     list the job options, or describe "
 	      "one\n"
@@ -147,11 +150,17 @@ static int job_option(struct sb_ctx *ctx, struct sb_cli *c, const char *arg)
 /* What sb_cli_parse below takes as its own, by whole argument or by the
  * prefix of one with a value; any other "--..." is a job option. */
 static const char *const own_exact[] = {
-	"--help",	    "-h",
-	"--version",	    "--list-plugins",
-	"--default",	    "--parse-only",
-	"--showcmd",	    "--cmdhelp",
-	"--enghelp",	    "--eta-newline",
+	"--help",
+	"-h",
+	"--version",
+	"--list-plugins",
+	"--default",
+	"--parse-only",
+	"--merge-blktrace-only",
+	"--showcmd",
+	"--cmdhelp",
+	"--enghelp",
+	"--eta-newline",
 	"--list-scenarios",
 };
 static const char *const own_prefix[] = {
@@ -304,6 +313,10 @@ int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 			c->run_default = 1;
 		} else if (strcmp(a, "--parse-only") == 0) {
 			c->parse_only = 1;
+		} else if (strcmp(a, "--merge-blktrace-only") == 0) {
+			/* fio's -A: the job checks, then the merges. */
+			c->parse_only = 1;
+			c->merge_only = 1;
 		} else if (strcmp(a, "--showcmd") == 0) {
 			c->showcmd = 1;
 		} else if (strcmp(a, "--cmdhelp") == 0) {

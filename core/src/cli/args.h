@@ -43,6 +43,7 @@ struct sb_cli {
 	const char *target;   /* --target=, or NULL */
 	int run_default;
 	int parse_only;
+	int merge_only; /* --merge-blktrace-only */
 	int showcmd;
 	const char *cmdhelp; /* NULL: not asked; "": all */
 	const char *enghelp; /* likewise */

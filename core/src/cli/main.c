@@ -239,6 +239,8 @@ int main(int argc, char **argv)
 	ro.eta_mode = c.eta_mode;
 	ro.eta_newline = c.eta_newline;
 	ro.stop_grace_ns = c.stop_grace_ns;
+	ro.merge_only = c.merge_only;
+	ctx.merge_only = c.merge_only;
 
 	if (!code && sb_signals_start(&sig, &ctx)) {
 		sb_log(&ctx, SB_LOG_ERROR, NULL, "cannot watch for signals");

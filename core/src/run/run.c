@@ -344,12 +344,14 @@ int sb_run_check(struct sb_ctx *ctx, struct sb_loader *loader,
 	}
 	rc = prepare_all(ctx, loader, set, jobs, &njobs);
 	/* The reporters are checked too, but their output is not opened:
-	 * checking writes nothing. */
+	 * checking writes nothing but the merges it is asked for. */
 	if (!rc) {
 		rc = sb_reporters_load(ctx, loader, ro->formats, NULL, &rs);
 		if (!rc)
 			rc = sb_guard_outputs(ctx, jobs, njobs, &rs,
 					      ro->output);
+		for (size_t i = 0; !rc && ro->merge_only && i < njobs; i++)
+			rc = sb_replay_write_merged(ctx, &jobs[i]);
 		sb_reporters_close(ctx, &rs);
 	}
 	if (rc) {

@@ -17,6 +17,7 @@ struct sb_run_opts {
 	/* --stop-grace: how long a worker may stay in a plugin call after a
 	 * stop or its runtime before it is abandoned; 0: 5 s. */
 	uint64_t stop_grace_ns;
+	int merge_only; /* with sb_run_check: the merged traces written */
 };
 
 /* Returns an exit code: SB_EXIT_OK, SB_EXIT_JOB_ERROR or
@@ -24,7 +25,8 @@ struct sb_run_opts {
 int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	   const struct sb_jobset *set, const struct sb_run_opts *ro);
 
-/* --parse-only: parse every job and load every plugin, run nothing. */
+/* --parse-only: parse every job and load every plugin, run nothing;
+ * --merge-blktrace-only also writes the jobs' merge_blktrace_file. */
 int sb_run_check(struct sb_ctx *ctx, struct sb_loader *loader,
 		 const struct sb_jobset *set, const struct sb_run_opts *ro);
 

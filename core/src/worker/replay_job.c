@@ -107,6 +107,10 @@ static int merge(struct sb_ctx *ctx, struct sb_runjob *rj,
 	rc = sb_blktrace_merge(names, (unsigned)n, &o->merge_blktrace_scalars,
 			       &o->merge_blktrace_iters, &rj->merged,
 			       &rj->merged_len, err, sizeof(err));
+	/* fio's -A merges and reads no more: the traces' devices need not be
+	 * on this machine. */
+	if (!rc && ctx->merge_only)
+		goto out;
 	if (!rc)
 		rc = sb_replay_load_mem(o->merge_blktrace_file, rj->merged,
 					rj->merged_len, ro, rj->replay, err,
@@ -176,6 +180,15 @@ static int take_names(struct sb_ctx *ctx, struct sb_runjob *rj)
 	return 0;
 }
 
+static void drop_replay(struct sb_runjob *rj)
+{
+	if (!rj->replay)
+		return;
+	sb_replay_free(rj->replay);
+	free(rj->replay);
+	rj->replay = NULL;
+}
+
 int sb_replay_settle(struct sb_ctx *ctx, struct sb_runjob *rj)
 {
 	struct sb_job_opts *o = &rj->opts;
@@ -218,8 +231,11 @@ int sb_replay_settle(struct sb_ctx *ctx, struct sb_runjob *rj)
 		return sb_err(ctx, -ENOMEM, "out of memory");
 	if (o->merge_blktrace_file) {
 		rc = merge(ctx, rj, &ro);
-		if (rc)
+		if (rc || ctx->merge_only) {
+			/* Not replayed: checked as the job it is besides. */
+			drop_replay(rj);
 			return rc;
+		}
 	} else {
 		rc = sb_replay_load(o->read_iolog, (unsigned)o->numjobs, &ro,
 				    rj->replay, err, sizeof(err));
@@ -279,11 +295,7 @@ int sb_replay_names(struct sb_ctx *ctx, struct sb_runjob *rj)
 
 void sb_replay_job_free(struct sb_runjob *rj)
 {
-	if (!rj->replay)
-		return;
-	sb_replay_free(rj->replay);
-	free(rj->replay);
-	rj->replay = NULL;
+	drop_replay(rj);
 	free(rj->merged);
 	rj->merged = NULL;
 	rj->merged_len = 0;

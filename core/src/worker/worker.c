@@ -108,7 +108,8 @@ static int start_generator(struct sb_worker *w)
 		for (unsigned i = 0; i < w->nfiles; i++)
 			if (sb_wfile_open(w, i))
 				return w->err.code;
-		sb_replay_start(&w->replay, rj->replay, w->idx);
+		sb_replay_start(&w->replay, rj->replay, w->idx,
+				(unsigned)rj->opts.numjobs);
 		w->gen.env.state = &w->replay;
 		return 0;
 	}

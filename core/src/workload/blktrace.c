@@ -204,6 +204,7 @@ struct bt_read {
 	size_t ndevs;
 	uint64_t last_ttime;
 	uint64_t skipped_zero;
+	long at; /* where the record read last begins */
 	char *err;
 	size_t errlen;
 };
@@ -259,7 +260,6 @@ static int store(struct bt_read *b, const struct bt_rec *t, uint32_t ddir,
 	io->ddir = ddir;
 	io->file = (uint32_t)file;
 	io->delay_ns = delay;
-	io->line = t->sequence;
 	if (ddir >= SB_DDIR_COUNT) {
 		r->count[SB_DDIR_COUNT]++;
 		return 0;
@@ -320,13 +320,15 @@ static int queue_event(struct bt_read *b, struct bt_rec *t)
 		return 0;
 	}
 	if (ddir < SB_DDIR_COUNT && t->bytes > SB_MAX_BS)
-		return bad(b->err, b->errlen, b->path,
-			   "record %u: an I/O of %u bytes: at most %llu MiB",
-			   t->sequence, t->bytes,
-			   (unsigned long long)(SB_MAX_BS >> 20));
+		return bad(
+			b->err, b->errlen, b->path,
+			"the record at byte %ld: an I/O of %u bytes: at most "
+			"%llu MiB",
+			b->at, t->bytes, (unsigned long long)(SB_MAX_BS >> 20));
 	if (ddir == SB_DDIR_TRIM && !t->bytes)
 		return bad(b->err, b->errlen, b->path,
-			   "record %u: a discard of 0 bytes", t->sequence);
+			   "the record at byte %ld: a discard of 0 bytes",
+			   b->at);
 	return store(b, t, ddir, delay);
 }
 
@@ -380,19 +382,24 @@ int sb_blktrace_read(FILE *f, const char *path, int swap,
 				 path, got);
 			break;
 		}
-		if ((t.magic & 0xffffff00u) != BT_MAGIC)
-			return bad(err, errlen, path,
-				   "bad magic 0x%08x at byte %ld: not a "
-				   "blktrace record",
-				   t.magic, at);
-		if ((t.magic & 0xffu) != BT_VERSION)
-			return bad(err, errlen, path,
-				   "blktrace version %u at byte %ld (fio "
-				   "reads version %u)",
-				   t.magic & 0xffu, at, BT_VERSION);
+		if ((t.magic & 0xffffff00u) != BT_MAGIC) {
+			rc = bad(err, errlen, path,
+				 "bad magic 0x%08x at byte %ld: not a "
+				 "blktrace record",
+				 t.magic, at);
+			break;
+		}
+		if ((t.magic & 0xffu) != BT_VERSION) {
+			rc = bad(err, errlen, path,
+				 "blktrace version %u at byte %ld (fio reads "
+				 "version %u)",
+				 t.magic & 0xffu, at, BT_VERSION);
+			break;
+		}
 		if (t.pdu_len && fseek(f, t.pdu_len, SEEK_CUR) != 0)
 			rc = bad(err, errlen, path, "cannot skip a payload: %s",
 				 strerror(errno));
+		b.at = at;
 		at += BT_RECORD + t.pdu_len;
 		track_depth(&t, now, max);
 		if (!rc)

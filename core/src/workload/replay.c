@@ -420,9 +420,12 @@ void sb_replay_free(struct sb_replay *r)
 }
 
 void sb_replay_start(struct sb_replay_state *s, const struct sb_replay *log,
-		     unsigned idx)
+		     unsigned idx, unsigned clones)
 {
-	unsigned k = log->nlogs ? idx % log->nlogs : 0;
+	/* fio's add_job numbers the clones after the first from the last
+	 * down (subjob_number), and get_name_by_idx takes the log by it. */
+	unsigned sub = idx ? clones - idx : 0,
+		 k = log->nlogs ? sub % log->nlogs : 0;
 
 	*s = (struct sb_replay_state){
 		.log = log,

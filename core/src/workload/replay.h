@@ -8,9 +8,10 @@
  * magic of its first record.
  *
  * read_iolog=a:b names a log per clone, as in fio: clone N replays log
- * N % 2. The logs are loaded into one struct sb_replay, their files one
- * list (every clone opens all of them), their I/Os one after another,
- * log k's ending at log_end[k].
+ * N % 2, N being fio's subjob_number (0 for the first clone, then from the
+ * last down: numjobs=3 replays a, a, b). The logs are loaded into one struct
+ * sb_replay, their files one list (every clone opens all of them), their I/Os
+ * one after another, log k's ending at log_end[k].
  *
  * The log is read whole when the job is prepared, on the main thread, so a
  * bad line fails the job before anything runs, with the log's file:line;
@@ -100,9 +101,9 @@ struct sb_replay_state {
 	uint64_t not_before_ns; /* a version 2 wait's end */
 };
 
-/* Clone idx's walk: over log idx % nlogs. */
+/* Clone idx's walk, of clones: over the log fio gives it. */
 void sb_replay_start(struct sb_replay_state *s, const struct sb_replay *log,
-		     unsigned idx);
+		     unsigned idx, unsigned clones);
 
 /* env->state is the worker's struct sb_replay_state. */
 extern const struct sb_generator_ops sb_replay_generator;
