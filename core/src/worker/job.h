@@ -95,7 +95,10 @@ struct sb_runjob {
 	const struct sb_generator_ops *gops;
 	void *gen_opts;
 	struct sb_replay *replay; /* read_iolog's log, or NULL */
-	struct sb_ss ss;	  /* steadystate: the main thread's */
+	/* zonemode=zbd: the run's emulated devices, shared by its jobs
+	 * (run.c owns them); NULL: no job has zbd zones. */
+	struct sb_zbd_devs *zbd_devs;
+	struct sb_ss ss; /* steadystate: the main thread's */
 	struct sb_facts facts;
 	unsigned job_id; /* its place in the job files: 0, 1, 2, ... */
 	unsigned groupid;

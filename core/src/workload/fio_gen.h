@@ -44,7 +44,11 @@ struct sb_wfile {
 	 * which offset=N% is a share of, as in fio; set at the first open. */
 	uint64_t found_size;
 	int found;
-	int regular;	 /* a regular file (file_append), set with found */
+	int regular; /* a regular file (file_append), set with found */
+	/* A regular file's size before the job's first open of it (0:
+	 * missing), which zonemode=zbd makes its zones over, as fio does
+	 * before it lays the file out. */
+	uint64_t before_size;
 	int open;	 /* open_file succeeded; close owed */
 	uint64_t writes; /* since the last sync of the file */
 	uint64_t loop;	 /* unlink_each_loop: the pattern's loop it is in */
@@ -74,6 +78,7 @@ struct sb_fio_host {
 	int trim_mode; /* enum sb_pattern_trim */
 	int verify;    /* verify is set: a map of the latest writes */
 	int zones;     /* enum sb_zonemode, as prepare settles it */
+	struct sb_zbd_devs *zbd_devs; /* zbd: the run's devices, or NULL */
 	/* Files it may keep open (openfiles=, or all of them under a
 	 * generator plugin), and open now. */
 	const unsigned *maxopen, *nopen;

@@ -565,9 +565,19 @@ static uint64_t random_offset(struct sb_pattern *p, int d, uint64_t len)
 	return sb_below(&p->rng, p->nblocks[d]) * p->align[d];
 }
 
-void sb_pattern_zones(struct sb_pattern *p, struct sb_zones *z)
+void sb_pattern_zones(struct sb_pattern *p, struct sb_zones *z, uint64_t more)
 {
 	p->zones = z;
+	p->zone_more = more;
+}
+
+static uint64_t sb_pattern_max_bs(const struct sb_pattern *p)
+{
+	uint64_t m = 0;
+
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		m = p->bs[d] > m ? p->bs[d] : m;
+	return m;
 }
 
 static void zoned_record(struct sb_pattern *p, uint32_t d, uint64_t off,
@@ -634,7 +644,11 @@ static int zoned_next(struct sb_pattern *p, uint32_t d, struct sb_io_spec *s)
 eof:
 	/* fio's loop ends where its offsets do; the next one starts over
 	 * with the bytes of all loops (limit) still to do. */
-	if (z->err || (!p->loops_left && !p->wrap))
+	if (z->err)
+		return SB_GEN_END;
+	if (!p->loops_left && !p->wrap &&
+	    !(p->issued < p->zone_more &&
+	      p->zone_more - p->issued >= sb_pattern_max_bs(p)))
 		return SB_GEN_END;
 	if (p->loops_left)
 		p->loops_left--;
