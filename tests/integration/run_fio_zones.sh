@@ -15,7 +15,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 30
+plan 31
 
 both() { sb_fio_both "$1" "$2" "${@:3}"; }
 # The job's I/O calls as "r|w:OFFSET/LENGTH" in KiB, one a word, in order.
@@ -138,6 +138,9 @@ is "$(ios zrf/sb/trace)" "$(ios zrf/fio/trace)" \
 is "$(zcheck zrf/sb/trace 64) $(grep -o '[0-9]* zone resets' zrf/fio/out)" \
 	"writes=256 off-wp=0 resets=11 most-open=1 reads-past-wp=0 11 zone resets" \
 	"11 resets, as fio counts them"
+is "$(grep -o '[0-9]* zone resets' zrf/sb/out) | $(grep -o '[0-9]* zone resets' zl/sb/out)" \
+	"$(grep -o '[0-9]* zone resets' zrf/fio/out) | $(grep -o '[0-9]* zone resets' zl/fio/out)" \
+	"storbench's report says the zone resets on the write line, as fio's"
 
 both zrw "$MK" --name=j --rw=randwrite --size=1m --bs=4k --zonemode=zbd --zonesize=64k --max_open_zones=2
 is "$(zcheck zrw/sb/trace 64)" "$(zcheck zrw/fio/trace 64)" \

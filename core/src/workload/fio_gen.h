@@ -128,9 +128,10 @@ struct sb_fio_state {
 	uint64_t rng;		   /* random file picks */
 	struct sb_pattern fpick;   /* zipf/pareto/normal file picks */
 	unsigned next_fresh;	   /* next file not yet planned in this phase */
-	int budgeted;	     /* the phase ends on budget (skewed service) */
-	uint64_t budget;     /* bytes the phase has left */
-	uint64_t zone_bytes; /* zonemode=: the bytes done in the zone */
+	int budgeted;	      /* the phase ends on budget (skewed service) */
+	uint64_t budget;      /* bytes the phase has left */
+	uint64_t zone_bytes;  /* zonemode=: the bytes done in the zone */
+	uint64_t zone_resets; /* zbd: the zones this worker reset */
 };
 
 /* The runner's interface, on the worker's thread. The main phase goes

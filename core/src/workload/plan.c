@@ -94,6 +94,7 @@ static int plan_zones(struct sb_fio_state *s, const struct sb_wfile *f,
 		.reset_threshold = o->zone_reset_threshold,
 		.reset_frequency = o->zone_reset_frequency,
 		.zone_bytes = &s->zone_bytes,
+		.resets = &s->zone_resets,
 		.path = f->path,
 		.devs = s->h.zbd_devs,
 	};

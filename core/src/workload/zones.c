@@ -322,7 +322,8 @@ static void reset_zone(struct sb_zones *z, uint32_t i)
 		return;
 	z->dev->data -= data;
 	z->dev->z[i].wp = z->dev->z[i].start;
-	z->resets++;
+	if (z->c.resets)
+		(*z->c.resets)++;
 }
 
 static void reset_write_cnt(struct sb_zones *z)

@@ -44,8 +44,9 @@ struct sb_zones_cfg {
 	uint32_t job_max_open; /* zbd: job_max_open_zones */
 	double reset_threshold, reset_frequency;
 	uint64_t min_bs[SB_DDIR_COUNT];
-	uint64_t *zone_bytes;	  /* the job's count; NULL: the file's own */
-	const char *path;	  /* zbd: the file, which names its device */
+	uint64_t *zone_bytes; /* the job's count; NULL: the file's own */
+	uint64_t *resets;     /* the worker's count of zone resets, or NULL */
+	const char *path;     /* zbd: the file, which names its device */
 	struct sb_zbd_devs *devs; /* zbd: the run's devices */
 };
 
@@ -97,7 +98,6 @@ struct sb_zones {
 	int own_dev; /* dev is this job's alone (no run to share it) */
 	uint32_t min_zone, max_zone;
 	uint32_t job_nopen; /* fio's td->num_open_zones */
-	uint64_t resets;    /* zone resets this job did */
 	int err;	    /* a failure that ended the I/O; 0: none */
 	char msg[200];
 };
