@@ -15,7 +15,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 31
+plan 34
 
 both() { sb_fio_both "$1" "$2" "${@:3}"; }
 # The job's I/O calls as "r|w:OFFSET/LENGTH" in KiB, one a word, in order.
@@ -188,3 +188,16 @@ is "$(cat zmiss/sb/rc) $(cat zmiss/fio/rc)" "1 1" "zbd on a file that does not e
 like "$(cat zmiss/sb/err)" "smaller than zonesize" "saying the file is smaller than a zone"
 both zjob "$MK" --name=j --rw=write --size=1m --zonemode=zbd --zonesize=64k --job_max_open_zones=2
 is "$(cat zjob/sb/rc) $(cat zjob/fio/rc)" "1 1" "job_max_open_zones without max_open_zones: fails, as fio"
+
+# Counts of zones: size, offset, io_size, offset_increment and zoneskip
+# take N z, N times zonesize (fio's zbd_recalc_options_with_zone_granularity).
+TRACE=pread64,pwrite64
+both zcnt "$MK" --name=j --rw=write --size=4z --offset=2z --bs=4k --zonemode=zbd --zonesize=64k
+is "$(count zcnt/sb/trace) $(ios zcnt/sb/trace)" "64 $(ios zcnt/fio/trace)" \
+	"size=4z offset=2z with zonesize=64k: 256k written from 128k, as fio"
+both zcsk "$MK" --name=j --rw=read --size=1m --bs=4k --zonemode=strided --zonesize=64k --zoneskip=1z
+is "$(ios zcsk/sb/trace)" "$(ios zcsk/fio/trace)" "strided zoneskip=1z: one zone skipped after each, as fio"
+both zc0 "$MK" --name=j --rw=read --size=2z --bs=4k
+is "$(count zc0/sb/trace) $(ios zc0/sb/trace)" "256 $(ios zc0/fio/trace)" \
+	"size=2z without zonesize is no size: the whole file read, as fio"
+TRACE=

@@ -39,6 +39,10 @@ struct sb_loader;
 struct sb_run_signal;
 
 /* What prepare settles from the options, for the workers to read. */
+/* Options fio takes as a count of zones: size, io_size, offset,
+ * offset_increment, zoneskip. */
+#define SB_ZONE_COUNTS 5
+
 struct sb_job_cfg {
 	int svc;	/* enum sb_svc */
 	uint64_t svc_n; /* I/Os per pick */
@@ -76,6 +80,10 @@ struct sb_job_cfg {
 	int write_hint_set;   /* write_hint was given */
 	int ioprio_set;	      /* prio or prioclass was given */
 	int zonemode;	      /* enum sb_zonemode, as fio settles it */
+	/* size=4z and the like: the zone counts given (prepare.c's
+	 * zone_count_opts), bit k of zcount_set for each. */
+	uint64_t zcount[SB_ZONE_COUNTS];
+	unsigned zcount_set;
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX
