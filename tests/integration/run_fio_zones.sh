@@ -15,7 +15,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 34
+plan 35
 
 both() { sb_fio_both "$1" "$2" "${@:3}"; }
 # The job's I/O calls as "r|w:OFFSET/LENGTH" in KiB, one a word, in order.
@@ -200,4 +200,12 @@ is "$(ios zcsk/sb/trace)" "$(ios zcsk/fio/trace)" "strided zoneskip=1z: one zone
 both zc0 "$MK" --name=j --rw=read --size=2z --bs=4k
 is "$(count zc0/sb/trace) $(ios zc0/sb/trace)" "256 $(ios zc0/fio/trace)" \
 	"size=2z without zonesize is no size: the whole file read, as fio"
+TRACE=
+
+# time_based over zones with nothing to read: the job ends after its
+# empty loop, as fio's does (no endless search for data).
+TRACE=pread64
+both ztb "$MK" --name=j --rw=read --size=1m --bs=4k --zonemode=zbd --zonesize=64k --time_based --runtime=2
+is "$(cat ztb/sb/rc) $(count ztb/sb/trace)" "$(cat ztb/fio/rc) $(count ztb/fio/trace)" \
+	"zbd time_based read of empty zones: no reads, exit 0, as fio"
 TRACE=

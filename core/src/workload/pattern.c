@@ -590,6 +590,7 @@ static void zoned_record(struct sb_pattern *p, uint32_t d, uint64_t off,
 	p->last_len[d] = len;
 	p->issued += len;
 	p->ios_left--;
+	p->zone_loop_ios++;
 	if (p->trim_mode == SB_PAT_TRIMWRITE) {
 		p->tw_pending = 1;
 		p->tw_off = off;
@@ -644,7 +645,9 @@ static int zoned_next(struct sb_pattern *p, uint32_t d, struct sb_io_spec *s)
 eof:
 	/* fio's loop ends where its offsets do; the next one starts over
 	 * with the bytes of all loops (limit) still to do. */
-	if (z->err)
+	/* A loop that did no I/O ends the job, as fio's thread_main ends
+	 * one (time_based too: the zones have nothing more to give). */
+	if (z->err || !p->zone_loop_ios)
 		return SB_GEN_END;
 	if (!p->loops_left && !p->wrap &&
 	    !(p->issued < p->zone_more &&
@@ -655,6 +658,7 @@ eof:
 	p->map_left = 0;
 	p->zone_draws = 0;
 	p->loop++;
+	p->zone_loop_ios = 0;
 	if (p->vmap)
 		vmap_clear(p);
 	sb_zones_loop(z);

@@ -84,6 +84,7 @@ struct sb_pattern {
 	/* io_size= with zones: after the loops, more loops while at least
 	 * a block of these bytes is left to do (fio's keep_running). */
 	uint64_t zone_more;
+	uint64_t zone_loop_ios; /* I/Os since the loop began */
 };
 
 enum sb_pattern_trim {
