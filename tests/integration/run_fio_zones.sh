@@ -15,7 +15,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 35
+plan 39
 
 both() { sb_fio_both "$1" "$2" "${@:3}"; }
 # The job's I/O calls as "r|w:OFFSET/LENGTH" in KiB, one a word, in order.
@@ -163,13 +163,10 @@ both zrb "$MK" --name=j --rw=read --size=1m --bs=4k --zonemode=zbd --zonesize=64
 is "$(count zrb/sb/trace) $(ios zrb/sb/trace)" "256 $(ios zrb/fio/trace)" "read_beyond_wp=1: the whole file read, as fio"
 
 # The zones are the file's: a later job reads what an earlier one wrote.
-cat >wr.fio <<'EOF'
-[global]
-filename=j.0.0
-zonemode=zbd
-zonesize=64k
+# A job file of zbd jobs on j.0.0: the [global] they share, then stdin.
+zbd_jobs() { printf '[global]\nfilename=j.0.0\nzonemode=zbd\nzonesize=64k\nsize=1m\n'; cat; }
+zbd_jobs >wr.fio <<'EOF'
 bs=4k
-size=1m
 [w]
 rw=write
 size=256k
@@ -209,3 +206,36 @@ both ztb "$MK" --name=j --rw=read --size=1m --bs=4k --zonemode=zbd --zonesize=64
 is "$(cat ztb/sb/rc) $(count ztb/sb/trace)" "$(cat ztb/fio/rc) $(count ztb/fio/trace)" \
 	"zbd time_based read of empty zones: no reads, exit 0, as fio"
 TRACE=
+
+# Trims of zbd zones (bs=zonesize): each resets its zone and sends nothing
+# (fio's zbd_do_io_u_trim); the writes after them start at the zones'
+# starts again. randtrim trims only zones that hold data.
+zbd_jobs >trim.fio <<'EOF'
+[w]
+rw=write
+bs=4k
+size=256k
+[t]
+stonewall
+rw=trim
+bs=64k
+[w2]
+stonewall
+rw=write
+bs=4k
+size=128k
+EOF
+sed 's/rw=trim/rw=randtrim/' trim.fio >rtrim.fio
+TRACE=pwrite64,fallocate
+trimmed() { sed -nE 's/^  trim: IOPS=.*\(([^/()]+)\/.*/\1/p' "$1"; }
+for t in trim rtrim; do
+	both "z$t" "$MK; cp ../../$t.fio ." $t.fio
+	is "$(trimmed "z$t/sb/out") $(grep -c fallocate "z$t/sb/trace") $(ios "z$t/sb/trace")" \
+		"$(trimmed "z$t/fio/out") $(grep -c fallocate "z$t/fio/trace") $(ios "z$t/fio/trace")" \
+		"zbd rw=${t#r}: fio's amount trimmed, no fallocate, the next job's writes where fio's go"
+done
+like "$(trimmed ztrim/fio/out) $(trimmed zrtrim/fio/out)" '^1024KiB 256KiB$' \
+	"(fio trims all 16 zones, and randtrim the 4 that hold data)"
+TRACE=
+both ztbs "$MK" --name=j --rw=trim --size=1m --bs=4k --zonemode=zbd --zonesize=64k
+is "$(cat ztbs/sb/rc) $(cat ztbs/fio/rc)" "2 1" "a trim block size other than zonesize: refused, as fio refuses it"

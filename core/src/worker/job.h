@@ -220,6 +220,9 @@ struct sb_ioslot {
 	 * the spec as it was yielded. */
 	int gen_fb;
 	struct sb_io_spec spec;
+	/* Done without the engine (SB_SPEC_NO_IO): a zbd trim, which only
+	 * resets its zone. */
+	int no_io;
 };
 
 /* What a worker times (disable_lat, disable_clat, disable_slat). */

@@ -565,11 +565,21 @@ static int settle_zones(struct sb_ctx *ctx, struct sb_runjob *rj)
 	 * looks at openfiles before it defaults it to nrfiles. */
 	if (mode == SB_ZONE_STRIDED && o->openfiles > 1)
 		mode = SB_ZONE_NONE;
-	if (mode == SB_ZONE_ZBD && sb_rw_uses(o, SB_DDIR_TRIM))
-		return sb_err(ctx, -EOPNOTSUPP,
-			      "%s: zonemode=zbd with trims is not supported "
-			      "yet",
+	/* fio's zbd_verify_bs: a trim resets one whole zone. */
+	if (mode == SB_ZONE_ZBD && sb_rw_uses(o, SB_DDIR_TRIM) &&
+	    (o->bssplit.n[SB_DDIR_TRIM] || o->bsrange[SB_DDIR_TRIM].max))
+		return sb_err(ctx, -EINVAL,
+			      "%s: bsrange and bssplit are not allowed for "
+			      "trim with zonemode=zbd (fio says so too)",
 			      where_of(rj, "zonemode"));
+	if (mode == SB_ZONE_ZBD && sb_rw_uses(o, SB_DDIR_TRIM) &&
+	    o->bs[SB_DDIR_TRIM] != o->zonesize)
+		return sb_err(ctx, -EINVAL,
+			      "%s: the trim block size %llu is not zonesize "
+			      "%llu, as zonemode=zbd needs (fio says so too)",
+			      where_of(rj, "bs"),
+			      (unsigned long long)o->bs[SB_DDIR_TRIM],
+			      (unsigned long long)o->zonesize);
 	for (int d = 0;
 	     mode == SB_ZONE_ZBD && rj->cfg.vcfg.kind && d < SB_DDIR_COUNT; d++)
 		if (o->zonesize && o->zonesize % o->bs[d])

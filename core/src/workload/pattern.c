@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../util/rand.h"
+#include "../options/job_options.h"
 #include "zones.h"
 
 /* A bijection of [0, mask] that hides the LCG's regular low bits. */
@@ -640,6 +641,8 @@ static int zoned_next(struct sb_pattern *p, uint32_t d, struct sb_io_spec *s)
 	}
 	if (rel != UINT64_MAX && !sb_zones_place(z, d, rel, &off, &len)) {
 		zoned_record(p, d, off, len, s);
+		if (d == SB_DDIR_TRIM && z->c.mode == SB_ZONE_ZBD)
+			s->flags |= SB_SPEC_NO_IO;
 		return 0;
 	}
 eof:

@@ -660,6 +660,19 @@ static int zbd_place(struct sb_zones *z, uint32_t d, uint64_t *off,
 		rc = adjust_trim(z, off);
 	if (rc || *off + *len > z->c.real)
 		return SB_ZONES_EOF;
+	/* fio's zbd_do_io_u_trim: a trim resets its zone, and only that. */
+	if (d == SB_DDIR_TRIM) {
+		uint32_t i = zone_idx(z, *off);
+
+		if (*off != z->dev->z[i].start) {
+			zfail(z, -EINVAL,
+			      "a trim at %llu is not at the start "
+			      "of its zone",
+			      (unsigned long long)*off);
+			return SB_ZONES_EOF;
+		}
+		reset_zone(z, i);
+	}
 	*z->zone_bytes += *len;
 	z->pos[d] = *off + *len;
 	zbd_issued(z, d, *off, *len);

@@ -21,6 +21,11 @@
 
 #include "../options/fio_values.h"
 
+/* A host-only spec flag of the fio workload: the I/O is done without the
+ * engine (a zonemode=zbd trim of an emulated zone resets it, and fio sends
+ * nothing). */
+#define SB_SPEC_NO_IO 0x80000000u
+
 /* fio's ZBD_MAX_OPEN_ZONES. */
 #define SB_ZBD_MAX_OPEN 4096
 
