@@ -10,6 +10,15 @@
  * over the whole file, all empty when the run starts, shared by the jobs
  * that name the file.
  *
+ * The zones move when an I/O is generated: a write's zone takes its new
+ * write pointer then, and a write that fills its zone closes it then. fio
+ * moves the write pointer at queue() and closes the zone at completion, and
+ * holds the zone's lock in between; with a synchronous engine the two are
+ * the same, with iodepth above 1 on an asynchronous one a zone may close a
+ * few I/Os earlier than in fio. A truly zoned device (host-managed or
+ * host-aware) is refused: its own write pointers need zone reports and
+ * resets (BLKREPORTZONE, BLKRESETZONE) that storbench does not send.
+ *
  * Offsets are absolute (from the file's first byte), as fio's are.
  */
 #ifndef SB_ZONES_H
