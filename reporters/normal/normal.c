@@ -363,16 +363,20 @@ static void normal_dir(struct sb_env *env, const struct sb_view_run *res,
 	double secs = (double)s->runtime_ns / 1e9;
 	double iops = secs > 0 ? (double)s->ios / secs : 0;
 	double bw = secs > 0 ? (double)s->bytes / secs : 0;
-	char iops_s[32], bwb[32], bwd[32], io_s[32];
+	char iops_s[32], bwb[32], bwd[32], io_s[32], zr[48] = "";
 	struct normal_gsum g;
 
 	normal_count(iops_s, sizeof(iops_s), iops);
 	normal_bytes(bwb, sizeof(bwb), bw, 1);
 	normal_bytes(bwd, sizeof(bwd), bw, 0);
 	normal_bytes(io_s, sizeof(io_s), (double)s->bytes, 1);
-	NORMAL_PRINT(env, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%llumsec)\n",
+	/* fio ends every write line with the zones zonemode=zbd reset. */
+	if (d == SB_SCOPE_WRITE)
+		snprintf(zr, sizeof(zr), "; %llu zone resets",
+			 (unsigned long long)r->zone_resets);
+	NORMAL_PRINT(env, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%llumsec)%s\n",
 		     normal_dir_lower[d], iops_s, bwb, bwd, io_s,
-		     (unsigned long long)(s->runtime_ns / 1000000));
+		     (unsigned long long)(s->runtime_ns / 1000000), zr);
 	normal_lat_line(env, "slat", &s->slat, u);
 	normal_lat_line(env, "clat", &s->clat, u);
 	normal_lat_line(env, "lat", &s->lat, u);

@@ -35,8 +35,8 @@ max_open() {
 	     END { print m + 0 }' "$1"
 }
 # The bytes moved as the normal output's per-job line shows them, e.g.
-# "1024KiB" from "write: IOPS=..., BW=...(1024KiB/0msec)".
-moved() { sed -nE 's/^ *(read|write|trim): IOPS=.*\(([^/()]+)\/[^)]*\)$/\2/p' "$1"; }
+# "1024KiB" from "write: IOPS=..., BW=...(1024KiB/0msec); 0 zone resets".
+moved() { sed -nE 's/^ *(read|write|trim): IOPS=.*\(([^/()]+)\/[^)]*\)(; [0-9]+ zone resets)?$/\2/p' "$1"; }
 # A null-engine run recording LOG; null needs size=, so every call has one.
 nlog() {
 	local f=$1

@@ -113,6 +113,7 @@ struct sb_view_job {
 	uint32_t latency_depth;
 	uint64_t latency_target_ns, latency_window_ns;
 	double latency_pct;
+	uint64_t zone_resets; /* zonemode=zbd (0 from an older host) */
 	/* steadystate (ss_dur 0: off, or a host without it): SB_SS_* bits,
 	 * fio's figures, and the window oldest first ([ss_dur] each). */
 	uint32_t ss_state;
@@ -343,6 +344,7 @@ static inline int sb_view_job_fill(const struct sb_host *h,
 	v->latency_target_ns = sb_view_u64_(h, r, J, SB_FIG_LATENCY_TARGET);
 	v->latency_window_ns = sb_view_u64_(h, r, J, SB_FIG_LATENCY_WINDOW);
 	v->latency_pct = sb_view_f64_(h, r, J, SB_FIG_LATENCY_PCT);
+	v->zone_resets = sb_view_u64_(h, r, J, SB_FIG_ZONE_RESETS);
 	v->ss_state = (uint32_t)sb_view_u64_(h, r, J, SB_FIG_SS_STATE);
 	v->ss_dur = sb_view_u64_(h, r, J, SB_FIG_SS_DURATION);
 	v->ss_limit = sb_view_f64_(h, r, J, SB_FIG_SS_LIMIT);

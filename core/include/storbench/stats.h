@@ -127,6 +127,9 @@ extern "C" {
 #define SB_FIG_LATENCY_TARGET 0x1019u /* (u64) ns; 0: none */
 #define SB_FIG_LATENCY_WINDOW 0x101au /* (u64) ns */
 #define SB_FIG_LATENCY_PCT    0x101bu /* (f64) percent */
+/* ABI 2.3, job: the zones zonemode=zbd reset (fio's "zone resets" of the
+ * write line). 0 from an older host. */
+#define SB_FIG_ZONE_RESETS 0x101cu /* (u64) */
 /* ABI 2.1, job: steadystate=. Absent from a job without it (or from an
  * older host). SB_FIG_SS_STATE is fio's bits, SB_SS_* below. */
 #define SB_FIG_SS_STATE	    0x1060u   /* (u64) SB_SS_* */

@@ -243,8 +243,10 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 	for (unsigned k = i < rj->job.numjobs ? i : 0;
 	     !live && k < (i < rj->job.numjobs ? i + 1 : nstarted) &&
 	     k < nstarted;
-	     k++)
+	     k++) {
 		r->cancelled += rj->workers[k].fl.cancelled;
+		r->zone_resets += rj->workers[k].fio.zone_resets;
+	}
 	if (live)
 		add_live(rj, i, nstarted, r);
 	else
@@ -458,6 +460,7 @@ int sb_group_merge(struct sb_runjob *const *jobs, size_t n,
 	m->ctx_switches = m->majflt = m->minflt = 0;
 	m->total_errors = 0;
 	m->cancelled = 0;
+	m->zone_resets = 0;
 	memset(m->depth, 0, sizeof(m->depth));
 	memset(m->submit, 0, sizeof(m->submit));
 	memset(m->complete, 0, sizeof(m->complete));
@@ -477,6 +480,7 @@ int sb_group_merge(struct sb_runjob *const *jobs, size_t n,
 			m->host_cpu = r->host_cpu;
 		m->total_errors += r->total_errors;
 		m->cancelled += r->cancelled;
+		m->zone_resets += r->zone_resets;
 		merge_cpu(m, r);
 		m->numjobs += r->numjobs;
 	}

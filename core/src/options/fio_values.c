@@ -291,7 +291,8 @@ static int size_span(struct span raw, int kb_base, uint64_t *out, double *pct,
 		return junk_at(err, errlen, what, s, j);
 	if (j - i == 1 && (s.p[i] == 'z' || s.p[i] == 'Z'))
 		return bad(err, errlen, -EINVAL, what, s,
-			   "zone counts (z) are not supported");
+			   "a count of zones (z) is for size, io_size, "
+			   "offset, offset_increment and zoneskip only");
 	if (sb_unit_size(s.p + i, j - i, kb_base, &mult))
 		return bad(err, errlen, -EINVAL, what, s,
 			   "unknown unit \"%.*s\" (b, k, kb, kib, m ... p)",

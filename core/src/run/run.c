@@ -364,6 +364,25 @@ int sb_run_check(struct sb_ctx *ctx, struct sb_loader *loader,
 	return code;
 }
 
+/* zonemode=zbd: the emulated zones of a file are the run's, as fio
+ * shares a file's zones between the jobs that name it. */
+static int share_zones(struct sb_ctx *ctx, struct sb_runjob *jobs, size_t njobs,
+		       struct sb_zbd_devs **out)
+{
+	size_t i;
+
+	for (i = 0; i < njobs && jobs[i].cfg.zonemode != SB_ZONE_ZBD; i++)
+		;
+	if (i == njobs)
+		return 0;
+	*out = sb_zbd_devs_new();
+	if (!*out)
+		return sb_err(ctx, -ENOMEM, "out of memory for the zones");
+	for (i = 0; i < njobs; i++)
+		jobs[i].zbd_devs = *out;
+	return 0;
+}
+
 int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	   const struct sb_jobset *set, const struct sb_run_opts *ro)
 {
@@ -379,6 +398,7 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	struct sb_cpustat cpu0, cpu1;
 	struct sb_eta eta;
 	struct sb_gtod gtod;
+	struct sb_zbd_devs *zbd_devs = NULL;
 	size_t nresults = 0;
 	uint64_t t0;
 	char host[256];
@@ -397,6 +417,8 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 		goto out;
 	}
 	rc = prepare_all(ctx, loader, set, jobs, &njobs);
+	if (!rc)
+		rc = share_zones(ctx, jobs, njobs, &zbd_devs);
 	for (size_t i = 0; !rc && i < njobs; i++)
 		if (sb_runjob_check_cpus(ctx, &jobs[i])) {
 			sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
@@ -476,6 +498,7 @@ out:
 	if (!ctx->abandoned) {
 		free(jobs);
 		sb_flows_free(&flows);
+		sb_zbd_devs_free(zbd_devs);
 	}
 	for (size_t i = 0; i < rep.ngroups; i++)
 		sb_group_free(&rep.groups[i]);

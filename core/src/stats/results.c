@@ -135,6 +135,8 @@ static struct fig job_whole_fig(const struct sb_job_result *r, uint32_t fig)
 		return u64(r->total_errors);
 	case SB_FIG_CANCELLED:
 		return u64(r->cancelled);
+	case SB_FIG_ZONE_RESETS:
+		return u64(r->zone_resets);
 	case SB_FIG_FIRST_ERROR:
 		return i64(r->first_error);
 	case SB_FIG_START_UNIX_MS:

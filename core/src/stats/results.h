@@ -90,7 +90,8 @@ struct sb_job_result {
 	const char *description;
 	int64_t start_unix_ms;
 	uint64_t total_errors;
-	uint64_t cancelled; /* I/Os cancel() gave up at a stop */
+	uint64_t cancelled;   /* I/Os cancel() gave up at a stop */
+	uint64_t zone_resets; /* zonemode=zbd's, fio's nr_zone_resets */
 	int first_error;
 	unsigned iodepth;
 	int continue_on_error;

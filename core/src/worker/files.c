@@ -139,6 +139,7 @@ static int fio_init(struct sb_worker *w)
 		.trim_mode = c->trim_mode,
 		.verify = c->vcfg.kind != 0,
 		.zones = c->zonemode,
+		.zbd_devs = w->rj->zbd_devs,
 		.maxopen = &w->svc.maxopen,
 		.nopen = &w->svc.nopen,
 		.arg = w,
@@ -396,8 +397,10 @@ int sb_wfile_open(struct sb_worker *w, unsigned i)
 		return 0;
 	/* file_append starts where the file ends before the job, which
 	 * the engine's preallocation at open must not move. */
-	if (!f->found)
+	if (!f->found) {
 		f->regular = is_regular(w, f, &pre);
+		f->before_size = pre;
+	}
 	if (f->regular && w->rj->opts.file_append && !f->found) {
 		f->f.real_size = pre;
 		note_found_size(w, i);

@@ -710,10 +710,17 @@ static int issue(struct sb_worker *w, struct sb_ioslot *s, unsigned *nqueued,
 	w->meas.depth_dist[depth_bucket(w->fl.inflight + 1)]++;
 	w->fl.in_queue = s;
 	sb_hook_enter(w, SB_HOOK_QUEUE);
-	lock = sb_file_lock(w, &s->io, s->io.file);
-	q = ops->queue(&w->eng.env, &s->io);
-	if (lock)
-		pthread_rwlock_unlock(lock);
+	if (s->no_io) {
+		/* fio's zbd_do_io_u_trim: the zone was reset, nothing is
+		 * sent, the trim counts as done. */
+		s->io.result = (int64_t)s->io.length;
+		q = SB_Q_COMPLETED;
+	} else {
+		lock = sb_file_lock(w, &s->io, s->io.file);
+		q = ops->queue(&w->eng.env, &s->io);
+		if (lock)
+			pthread_rwlock_unlock(lock);
+	}
 	sb_hook_leave(w);
 	w->fl.in_queue = NULL;
 	if (s->done_in_queue) {

@@ -43,6 +43,10 @@ struct sb_flow;
 struct sb_offload;
 
 /* What prepare settles from the options, for the workers to read. */
+/* Options fio takes as a count of zones: size, io_size, offset,
+ * offset_increment, zoneskip. */
+#define SB_ZONE_COUNTS 5
+
 struct sb_job_cfg {
 	int svc;	/* enum sb_svc */
 	uint64_t svc_n; /* I/Os per pick */
@@ -87,6 +91,10 @@ struct sb_job_cfg {
 	int gid_set;	      /* gid was given */
 	int zonemode;	      /* enum sb_zonemode, as fio settles it */
 	int gtod_cpu_set;     /* gtod_cpu was given (run/gtod.h) */
+	/* size=4z and the like: the zone counts given (prepare.c's
+	 * zone_count_opts), bit k of zcount_set for each. */
+	uint64_t zcount[SB_ZONE_COUNTS];
+	unsigned zcount_set;
 };
 
 #define SB_SIZE_UNSEEN UINT64_MAX
@@ -108,6 +116,9 @@ struct sb_runjob {
 	struct sb_replay *replay; /* read_iolog's log, or NULL */
 	char *merged;		  /* merge_blktrace_file's bytes, to write */
 	size_t merged_len;
+	/* zonemode=zbd: the run's emulated devices, shared by its jobs
+	 * (run.c owns them); NULL: no job has zbd zones. */
+	struct sb_zbd_devs *zbd_devs;
 	struct sb_ss ss; /* steadystate: the main thread's */
 	struct sb_facts facts;
 	unsigned job_id; /* its place in the job files: 0, 1, 2, ... */
@@ -233,6 +244,9 @@ struct sb_ioslot {
 	int off_q;
 	uint64_t off_done_ns;
 	struct sb_handle *off_h;
+	/* Done without the engine (SB_SPEC_NO_IO): a zbd trim, which only
+	 * resets its zone. */
+	int no_io;
 };
 
 /* struct sb_ioslot.verify: how a read is checked. */

@@ -738,11 +738,21 @@ static int settle_zones(struct sb_ctx *ctx, struct sb_runjob *rj)
 	 * looks at openfiles before it defaults it to nrfiles. */
 	if (mode == SB_ZONE_STRIDED && o->openfiles > 1)
 		mode = SB_ZONE_NONE;
-	if (mode == SB_ZONE_ZBD && sb_rw_uses(o, SB_DDIR_TRIM))
-		return sb_err(ctx, -EOPNOTSUPP,
-			      "%s: zonemode=zbd with trims is not supported "
-			      "yet",
+	/* fio's zbd_verify_bs: a trim resets one whole zone. */
+	if (mode == SB_ZONE_ZBD && sb_rw_uses(o, SB_DDIR_TRIM) &&
+	    (o->bssplit.n[SB_DDIR_TRIM] || o->bsrange[SB_DDIR_TRIM].max))
+		return sb_err(ctx, -EINVAL,
+			      "%s: bsrange and bssplit are not allowed for "
+			      "trim with zonemode=zbd (fio says so too)",
 			      where_of(rj, "zonemode"));
+	if (mode == SB_ZONE_ZBD && sb_rw_uses(o, SB_DDIR_TRIM) &&
+	    o->bs[SB_DDIR_TRIM] != o->zonesize)
+		return sb_err(ctx, -EINVAL,
+			      "%s: the trim block size %llu is not zonesize "
+			      "%llu, as zonemode=zbd needs (fio says so too)",
+			      where_of(rj, "bs"),
+			      (unsigned long long)o->bs[SB_DDIR_TRIM],
+			      (unsigned long long)o->zonesize);
 	for (int d = 0;
 	     mode == SB_ZONE_ZBD && rj->cfg.vcfg.kind && d < SB_DDIR_COUNT; d++)
 		if (o->zonesize && o->zonesize % o->bs[d])
@@ -1153,6 +1163,64 @@ static const char *own_name(const struct sb_jobdef *def)
 	return name;
 }
 
+/* The options fio takes as a count of zones (size=4z), each multiplied by
+ * zonesize once the job's options are all read, as fio's
+ * zbd_recalc_options_with_zone_granularity does. */
+static const char *const zone_count_opts[SB_ZONE_COUNTS] = {
+	"size", "io_size", "offset", "offset_increment", "zoneskip",
+};
+
+/* Whether value is a zone count for o ("4z"); it is then kept in
+ * rj->cfg.zcount, and a later plain value of o drops it. */
+static int zone_count(struct sb_runjob *rj, const struct sb_option *o,
+		      const char *value)
+{
+	unsigned k;
+	char *end;
+	unsigned long long n;
+
+	for (k = 0; k < SB_ZONE_COUNTS && strcmp(o->name, zone_count_opts[k]);
+	     k++)
+		;
+	if (k == SB_ZONE_COUNTS)
+		return 0;
+	rj->cfg.zcount_set &= ~(1u << k);
+	while (*value == ' ' || *value == '\t')
+		value++;
+	if (*value < '0' || *value > '9')
+		return 0;
+	errno = 0;
+	n = strtoull(value, &end, 10);
+	if (errno || (*end != 'z' && *end != 'Z') || end[1])
+		return 0;
+	rj->cfg.zcount[k] = n;
+	rj->cfg.zcount_set |= 1u << k;
+	return 1;
+}
+
+static int settle_zone_counts(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	struct sb_job_opts *o = &rj->opts;
+	struct sb_size_pct *sp[] = {&o->size, &o->io_size, &o->offset,
+				    &o->offset_increment};
+	uint64_t zs = o->zonesize, v;
+
+	for (unsigned k = 0; k < SB_ZONE_COUNTS; k++) {
+		if (!(rj->cfg.zcount_set & (1u << k)))
+			continue;
+		/* Without a zone size fio leaves the option at 0. */
+		if (__builtin_mul_overflow(rj->cfg.zcount[k], zs, &v))
+			return sb_err(ctx, -ERANGE, "%s: %s: too large",
+				      where_of(rj, zone_count_opts[k]),
+				      zone_count_opts[k]);
+		if (k < SB_ZONE_COUNTS - 1)
+			*sp[k] = (struct sb_size_pct){.bytes = v};
+		else
+			o->zoneskip = v;
+	}
+	return 0;
+}
+
 int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		      const struct sb_jobdef *def, unsigned job_id,
 		      unsigned groupid, struct sb_runjob *rj)
@@ -1178,11 +1246,15 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		const struct sb_option *o =
 			sb_opt_find(sb_core_options, kv->key);
 
+		if (o && zone_count(rj, o, kv->value))
+			continue;
 		if (o)
 			rc = sb_opt_parse_kb(ctx, o, &rj->opts,
 					     bare_value(o, kv->value),
 					     kv->where, kb_base_of(rj));
 	}
+	if (!rc)
+		rc = settle_zone_counts(ctx, rj);
 	if (!rc)
 		rc = load_plugins(ctx, loader, rj);
 	for (kv = def->kvs; kv && !rc; kv = kv->next)

@@ -104,6 +104,7 @@ static void set_io(struct sb_worker *w, struct sb_ioslot *s, int ddir,
 	s->end_sync = 0;
 	s->intended_ns = 0;
 	s->gen_fb = 0;
+	s->no_io = 0;
 	w->trim.last_trim = ddir == SB_DDIR_TRIM;
 }
 
@@ -628,6 +629,9 @@ static int main_next(struct sb_worker *w, struct sb_ioslot *s)
 			sb_think_issued(w);
 		set_io(w, s, (int)spec.ddir, spec.file, spec.offset,
 		       spec.length);
+		/* Only the fio workload's own specs carry it (contract.c
+		 * checks a generator's flags). */
+		s->no_io = !w->rj->gen && (spec.flags & SB_SPEC_NO_IO);
 		if (spec.ddir == SB_DDIR_WRITE && w->phase == SB_PH_MAIN) {
 			if (note_write(w, s, spec.file))
 				return w->err.code;

@@ -44,7 +44,11 @@ struct sb_wfile {
 	 * which offset=N% is a share of, as in fio; set at the first open. */
 	uint64_t found_size;
 	int found;
-	int regular;	 /* a regular file (file_append), set with found */
+	int regular; /* a regular file (file_append), set with found */
+	/* A regular file's size before the job's first open of it (0:
+	 * missing), which zonemode=zbd makes its zones over, as fio does
+	 * before it lays the file out. */
+	uint64_t before_size;
 	int open;	 /* open_file succeeded; close owed */
 	uint64_t writes; /* since the last sync of the file */
 	/* sync_file_range=: the span of the writes landed since the file's
@@ -79,6 +83,7 @@ struct sb_fio_host {
 	int trim_mode; /* enum sb_pattern_trim */
 	int verify;    /* verify is set: a map of the latest writes */
 	int zones;     /* enum sb_zonemode, as prepare settles it */
+	struct sb_zbd_devs *zbd_devs; /* zbd: the run's devices, or NULL */
 	/* Files it may keep open (openfiles=, or all of them under a
 	 * generator plugin), and open now. */
 	const unsigned *maxopen, *nopen;
@@ -139,6 +144,7 @@ struct sb_fio_state {
 	 * done: where fio's pick would have gone (fio finds a file done
 	 * only when an I/O of it fails to fit). */
 	unsigned first_pick;
+	uint64_t zone_resets; /* zbd: the zones this worker reset */
 };
 
 /* The runner's interface, on the worker's thread. The main phase goes

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../util/rand.h"
+#include "../options/job_options.h"
 #include "zones.h"
 
 /* A bijection of [0, mask] that hides the LCG's regular low bits. */
@@ -565,9 +566,19 @@ static uint64_t random_offset(struct sb_pattern *p, int d, uint64_t len)
 	return sb_below(&p->rng, p->nblocks[d]) * p->align[d];
 }
 
-void sb_pattern_zones(struct sb_pattern *p, struct sb_zones *z)
+void sb_pattern_zones(struct sb_pattern *p, struct sb_zones *z, uint64_t more)
 {
 	p->zones = z;
+	p->zone_more = more;
+}
+
+static uint64_t sb_pattern_max_bs(const struct sb_pattern *p)
+{
+	uint64_t m = 0;
+
+	for (int d = 0; d < SB_DDIR_COUNT; d++)
+		m = p->bs[d] > m ? p->bs[d] : m;
+	return m;
 }
 
 static void zoned_record(struct sb_pattern *p, uint32_t d, uint64_t off,
@@ -580,6 +591,7 @@ static void zoned_record(struct sb_pattern *p, uint32_t d, uint64_t off,
 	p->last_len[d] = len;
 	p->issued += len;
 	p->ios_left--;
+	p->zone_loop_ios++;
 	if (p->trim_mode == SB_PAT_TRIMWRITE) {
 		p->tw_pending = 1;
 		p->tw_off = off;
@@ -629,18 +641,27 @@ static int zoned_next(struct sb_pattern *p, uint32_t d, struct sb_io_spec *s)
 	}
 	if (rel != UINT64_MAX && !sb_zones_place(z, d, rel, &off, &len)) {
 		zoned_record(p, d, off, len, s);
+		if (d == SB_DDIR_TRIM && z->c.mode == SB_ZONE_ZBD)
+			s->flags |= SB_SPEC_NO_IO;
 		return 0;
 	}
 eof:
 	/* fio's loop ends where its offsets do; the next one starts over
 	 * with the bytes of all loops (limit) still to do. */
-	if (z->err || (!p->loops_left && !p->wrap))
+	/* A loop that did no I/O ends the job, as fio's thread_main ends
+	 * one (time_based too: the zones have nothing more to give). */
+	if (z->err || !p->zone_loop_ios)
+		return SB_GEN_END;
+	if (!p->loops_left && !p->wrap &&
+	    !(p->issued < p->zone_more &&
+	      p->zone_more - p->issued >= sb_pattern_max_bs(p)))
 		return SB_GEN_END;
 	if (p->loops_left)
 		p->loops_left--;
 	p->map_left = 0;
 	p->zone_draws = 0;
 	p->loop++;
+	p->zone_loop_ios = 0;
 	if (p->vmap)
 		vmap_clear(p);
 	sb_zones_loop(z);

@@ -81,6 +81,10 @@ struct sb_pattern {
 	 * range random offsets are drawn in. Not owned; NULL: none. */
 	struct sb_zones *zones;
 	uint64_t zone_draws; /* random map draws since it started over */
+	/* io_size= with zones: after the loops, more loops while at least
+	 * a block of these bytes is left to do (fio's keep_running). */
+	uint64_t zone_more;
+	uint64_t zone_loop_ios; /* I/Os since the loop began */
 };
 
 enum sb_pattern_trim {
@@ -138,7 +142,7 @@ void sb_pattern_free(struct sb_pattern *p);
 void sb_pattern_norandommap(struct sb_pattern *p);
 
 /* zonemode=: z places every I/O from now on (call after the others). */
-void sb_pattern_zones(struct sb_pattern *p, struct sb_zones *z);
+void sb_pattern_zones(struct sb_pattern *p, struct sb_zones *z, uint64_t more);
 
 /* 0 with *s filled, or SB_GEN_END. */
 int sb_pattern_next(struct sb_pattern *p, struct sb_io_spec *s);

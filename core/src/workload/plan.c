@@ -7,7 +7,10 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 /* fill_device: a file grows until ENOSPC ends the job; a device is as big
  * as it is. */
@@ -20,6 +23,33 @@ static uint64_t fill_span(const struct sb_wfile *f)
 	if (stat(f->path, &st) == 0 && S_ISBLK(st.st_mode))
 		return f->f.real_size;
 	return SB_FILL_SPAN;
+}
+
+/* Whether path is a block device whose queue says it is zoned (sysfs
+ * queue/zoned is not "none"; a partition's is its disk's). */
+static int zoned_device(const char *path)
+{
+	char sys[128], model[32] = "";
+	struct stat st;
+	FILE *fp;
+
+	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+		return 0;
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u/queue/zoned",
+		 major(st.st_rdev), minor(st.st_rdev));
+	fp = fopen(sys, "r");
+	if (!fp) {
+		snprintf(sys, sizeof(sys),
+			 "/sys/dev/block/%u:%u/../queue/zoned",
+			 major(st.st_rdev), minor(st.st_rdev));
+		fp = fopen(sys, "r");
+	}
+	if (!fp)
+		return 0;
+	if (!fgets(model, sizeof(model), fp))
+		model[0] = '\0';
+	fclose(fp);
+	return model[0] && strncmp(model, "none", 4) != 0;
 }
 
 /* fio's per-loop byte count with zones: io_size, else size, as given
@@ -49,7 +79,7 @@ static int plan_zones(struct sb_fio_state *s, const struct sb_wfile *f,
 		.capacity = o->zonecapacity,
 		.real = f->f.real_size > base + span ? f->f.real_size
 						     : base + span,
-		.found = f->found ? f->found_size : f->f.real_size,
+		.found = f->regular ? f->before_size : f->f.real_size,
 		.start = base,
 		.io_size = span,
 		.random = sb_rw_is_random(&o->rw),
@@ -64,11 +94,23 @@ static int plan_zones(struct sb_fio_state *s, const struct sb_wfile *f,
 		.reset_threshold = o->zone_reset_threshold,
 		.reset_frequency = o->zone_reset_frequency,
 		.zone_bytes = &s->zone_bytes,
+		.resets = &s->zone_resets,
+		.path = f->path,
+		.devs = s->h.zbd_devs,
 	};
 	int rc;
 
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		c.min_bs[d] = sb_job_dir_min_bs(o, d);
+	if (c.mode == SB_ZONE_ZBD && zoned_device(f->path))
+		return sb_fio_fail(
+			s, -EOPNOTSUPP,
+			"%s is a zoned block device (host-managed or "
+			"host-aware): zonemode=zbd in storbench emulates zones "
+			"on files and devices that are not zoned, and does not "
+			"drive a device's own write pointers (zone reports and "
+			"resets)",
+			f->path);
 	rc = sb_zones_init(z, &c);
 	if (rc)
 		return sb_fio_fail(s, rc, "%s: %s", f->path, z->msg);
@@ -132,7 +174,8 @@ static int plan_job(struct sb_fio_state *s, struct sb_wfile *f, unsigned i,
 		p->adjust_arg = h->arg;
 	}
 	if (h->zones)
-		sb_pattern_zones(p, z);
+		sb_pattern_zones(p, z,
+				 o->io_size.bytes ? zone_limit(s, span) : 0);
 	/* softrandommap: without memory for the map, run without it. */
 	if (sb_pattern_ready(p) && !o->softrandommap)
 		return sb_fio_fail(s, -ENOMEM,

@@ -25,26 +25,27 @@ static int zfail(struct sb_zones *z, int code, const char *fmt, ...)
 
 static uint64_t cap_of(const struct sb_zones *z)
 {
-	return z->c.capacity ? z->c.capacity : z->c.size;
+	return z->dev->cap;
 }
 
 /* fio's zbd_offset_to_zone_idx: past the end, the sentinel. */
 static uint32_t zone_idx(const struct sb_zones *z, uint64_t off)
 {
-	uint64_t i = off / z->c.size;
+	uint64_t i = off / z->dev->size;
 
-	return i < z->nr ? (uint32_t)i : z->nr;
+	return i < z->dev->nr ? (uint32_t)i : z->dev->nr;
 }
 
 /* The sentinel has no capacity and, as a zone, ends a zone further on. */
 static uint64_t cap_end(const struct sb_zones *z, uint32_t i)
 {
-	return z->z[i].start + (i < z->nr ? cap_of(z) : 0);
+	return z->dev->z[i].start + (i < z->dev->nr ? cap_of(z) : 0);
 }
 
 static uint64_t zone_end(const struct sb_zones *z, uint32_t i)
 {
-	return i < z->nr ? z->z[i + 1].start : z->z[i].start + z->c.size;
+	return i < z->dev->nr ? z->dev->z[i + 1].start
+			      : z->dev->z[i].start + z->c.size;
 }
 
 /* fio's is_valid_offset, against the region as it stands. */
@@ -55,7 +56,7 @@ static int valid_off(const struct sb_zones *z, uint64_t off)
 
 static int zone_full(const struct sb_zones *z, uint32_t i, uint64_t need)
 {
-	return z->z[i].wp + need > cap_end(z, i);
+	return z->dev->z[i].wp + need > cap_end(z, i);
 }
 
 /* fio's zbd_file_reset, at each open of the file: the bytes written
@@ -63,10 +64,24 @@ static int zone_full(const struct sb_zones *z, uint32_t i, uint64_t need)
  * frequency's count started over. */
 static void zbd_file_reset(struct sb_zones *z);
 
-static int zbd_init(struct sb_zones *z)
+static void dev_free(struct sb_zbd_dev *v)
+{
+	if (!v)
+		return;
+	pthread_mutex_destroy(&v->mu);
+	free(v->z);
+	free(v->open_zones);
+	free(v->path);
+	free(v);
+}
+
+/* fio's init_zone_info: zones of zonesize over the file as it is before
+ * the job lays it out, all empty. */
+static int dev_make(struct sb_zones *z, struct sb_zbd_dev **out)
 {
 	const struct sb_zones_cfg *c = &z->c;
-	uint64_t size = c->size, new_off, end;
+	uint64_t size = c->size, cap = c->capacity ? c->capacity : size;
+	struct sb_zbd_dev *v;
 
 	if (!size)
 		return zfail(z, -EINVAL,
@@ -76,11 +91,10 @@ static int zbd_init(struct sb_zones *z)
 		return zfail(z, -EINVAL,
 			     "zonesize must be at least 512 bytes for "
 			     "zonemode=zbd");
-	if (c->capacity > size)
+	if (cap > size)
 		return zfail(z, -EINVAL,
 			     "zonecapacity %llu is larger than zonesize %llu",
-			     (unsigned long long)c->capacity,
-			     (unsigned long long)size);
+			     (unsigned long long)cap, (unsigned long long)size);
 	/* fio makes the zones before it lays the file out: a file that is
 	 * not there yet has none. */
 	if (c->found < size)
@@ -90,51 +104,119 @@ static int zbd_init(struct sb_zones *z)
 			     "file out)",
 			     (unsigned long long)c->found,
 			     (unsigned long long)size);
-	if (c->job_max_open && !c->max_open)
+	v = calloc(1, sizeof(*v));
+	if (!v)
+		return zfail(z, -ENOMEM, "out of memory for the zones");
+	pthread_mutex_init(&v->mu, NULL);
+	v->size = size;
+	v->cap = cap;
+	v->max_open = c->max_open;
+	v->nr = (uint32_t)((c->found + size - 1) / size);
+	v->z = calloc((size_t)v->nr + 1, sizeof(*v->z));
+	v->open_zones = calloc(SB_ZBD_MAX_OPEN, sizeof(*v->open_zones));
+	v->path = strdup(c->path ? c->path : "");
+	if (!v->z || !v->open_zones || !v->path) {
+		dev_free(v);
+		return zfail(z, -ENOMEM, "out of memory for the zones");
+	}
+	for (uint32_t i = 0; i <= v->nr; i++)
+		v->z[i].start = v->z[i].wp = (uint64_t)i * size;
+	*out = v;
+	return 0;
+}
+
+/* The file's device: the one an earlier job made, or a new one. */
+static int dev_get(struct sb_zones *z)
+{
+	struct sb_zbd_devs *r = z->c.devs;
+	struct sb_zbd_dev *v;
+	int rc = 0;
+
+	if (!r) {
+		z->own_dev = 1;
+		return dev_make(z, &z->dev);
+	}
+	pthread_mutex_lock(&r->mu);
+	for (v = r->head; v && strcmp(v->path, z->c.path); v = v->next)
+		;
+	if (!v) {
+		rc = dev_make(z, &v);
+		if (!rc) {
+			v->next = r->head;
+			r->head = v;
+		}
+	}
+	pthread_mutex_unlock(&r->mu);
+	z->dev = v;
+	return rc;
+}
+
+/* fio's zbd_zone_align_file_sizes: a job that writes covers whole zones,
+ * its start rounded up and its end down. */
+static int align_region(struct sb_zones *z)
+{
+	const struct sb_zones_cfg *c = &z->c;
+	uint64_t size = z->dev->size, new_off, end;
+	uint32_t zi = zone_idx(z, z->file_off);
+
+	if (z->file_off >= c->real || !c->io_size)
+		return 0;
+	if (c->skip % size)
+		return zfail(z, -EINVAL,
+			     "zoneskip %llu is not a multiple of the zone size "
+			     "%llu",
+			     (unsigned long long)c->skip,
+			     (unsigned long long)size);
+	if (z->file_off != z->dev->z[zi].start && !c->reads_only) {
+		new_off = zone_end(z, zi);
+		if (new_off >= z->file_off + c->io_size)
+			return zfail(z, -EINVAL,
+				     "io_size must be at least one zone");
+		z->c.io_size -= new_off - z->file_off;
+		z->file_off = z->c.start = new_off;
+	}
+	end = z->dev->z[zone_idx(z, z->file_off + z->c.io_size)].start;
+	if (!c->reads_only && z->file_off + z->c.io_size != end) {
+		if (end <= z->file_off)
+			return zfail(z, -EINVAL,
+				     "io_size must be at least one zone");
+		z->c.io_size = end - z->file_off;
+	}
+	return 0;
+}
+
+static int zbd_init(struct sb_zones *z)
+{
+	const struct sb_zones_cfg *c = &z->c;
+	int rc = dev_get(z);
+
+	if (rc)
+		return rc;
+	if (c->size != z->dev->size)
+		return zfail(z, -EINVAL,
+			     "zonesize %llu does not match the zone size %llu "
+			     "an earlier job gave the file",
+			     (unsigned long long)c->size,
+			     (unsigned long long)z->dev->size);
+	if (c->max_open && c->max_open != z->dev->max_open)
+		return zfail(z, -EINVAL,
+			     "max_open_zones=%u differs from the %u of an "
+			     "earlier job on the same file, as fio refuses",
+			     c->max_open, z->dev->max_open);
+	if (c->job_max_open && !z->dev->max_open)
 		return zfail(z, -EINVAL,
 			     "job_max_open_zones needs max_open_zones, as in "
 			     "fio");
-	z->nr = (uint32_t)((c->found + size - 1) / size);
-	z->z = calloc((size_t)z->nr + 1, sizeof(*z->z));
-	z->open_zones = calloc(SB_ZBD_MAX_OPEN, sizeof(*z->open_zones));
-	if (!z->z || !z->open_zones)
-		return zfail(z, -ENOMEM, "out of memory for %u zones", z->nr);
-	for (uint32_t i = 0; i <= z->nr; i++)
-		z->z[i].start = z->z[i].wp = (uint64_t)i * size;
-	/* fio's zbd_zone_align_file_sizes: a job that writes covers whole
-	 * zones, its start rounded up and its end down. */
-	if (z->file_off < c->real && c->io_size) {
-		uint32_t zi = zone_idx(z, z->file_off);
-
-		if (c->skip % size)
-			return zfail(z, -EINVAL,
-				     "zoneskip %llu is not a multiple of the "
-				     "zone size %llu",
-				     (unsigned long long)c->skip,
-				     (unsigned long long)size);
-		if (z->file_off != z->z[zi].start && !c->reads_only) {
-			new_off = zone_end(z, zi);
-			if (new_off >= z->file_off + c->io_size)
-				return zfail(z, -EINVAL,
-					     "io_size must be at least one "
-					     "zone");
-			z->c.io_size -= new_off - z->file_off;
-			z->file_off = z->c.start = new_off;
-		}
-		end = z->z[zone_idx(z, z->file_off + z->c.io_size)].start;
-		if (!c->reads_only && z->file_off + z->c.io_size != end) {
-			if (end <= z->file_off)
-				return zfail(z, -EINVAL,
-					     "io_size must be at least one "
-					     "zone");
-			z->c.io_size = end - z->file_off;
-		}
-	}
+	rc = align_region(z);
+	if (rc)
+		return rc;
 	z->min_zone = zone_idx(z, z->file_off);
 	z->max_zone = zone_idx(z, z->file_off + z->c.io_size);
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		z->pos[d] = z->file_off;
+	pthread_mutex_lock(&z->dev->mu);
 	zbd_file_reset(z);
+	pthread_mutex_unlock(&z->dev->mu);
 	return 0;
 }
 
@@ -156,10 +238,33 @@ int sb_zones_init(struct sb_zones *z, const struct sb_zones_cfg *c)
 
 void sb_zones_free(struct sb_zones *z)
 {
-	free(z->z);
-	free(z->open_zones);
-	z->z = NULL;
-	z->open_zones = NULL;
+	if (z->own_dev)
+		dev_free(z->dev);
+	z->dev = NULL;
+	z->own_dev = 0;
+}
+
+struct sb_zbd_devs *sb_zbd_devs_new(void)
+{
+	struct sb_zbd_devs *r = calloc(1, sizeof(*r));
+
+	if (r)
+		pthread_mutex_init(&r->mu, NULL);
+	return r;
+}
+
+void sb_zbd_devs_free(struct sb_zbd_devs *r)
+{
+	if (!r)
+		return;
+	while (r->head) {
+		struct sb_zbd_dev *v = r->head;
+
+		r->head = v->next;
+		dev_free(v);
+	}
+	pthread_mutex_destroy(&r->mu);
+	free(r);
 }
 
 uint64_t sb_zones_draw_span(const struct sb_zones *z)
@@ -173,17 +278,17 @@ static int open_zone(struct sb_zones *z, uint32_t i)
 {
 	if (z->c.verify && zone_full(z, i, z->c.min_bs[SB_DDIR_WRITE]))
 		return 0;
-	if (!z->c.max_open)
+	if (!z->dev->max_open)
 		return 1;
-	if (z->z[i].open)
-		return z->z[i].wp < cap_end(z, i);
-	/* One job's zones: its count and the file's are the same. */
-	if (z->c.job_max_open && z->nopen >= z->c.job_max_open)
+	if (z->dev->z[i].open)
+		return z->dev->z[i].wp < cap_end(z, i);
+	if (z->c.job_max_open && z->job_nopen >= z->c.job_max_open)
 		return 0;
-	if (z->nopen >= z->c.max_open)
+	if (z->dev->nopen >= z->dev->max_open)
 		return 0;
-	z->open_zones[z->nopen++] = i;
-	z->z[i].open = 1;
+	z->dev->open_zones[z->dev->nopen++] = i;
+	z->dev->z[i].open = 1;
+	z->job_nopen++;
 	return 1;
 }
 
@@ -191,48 +296,53 @@ static void close_zone(struct sb_zones *z, uint32_t i)
 {
 	uint32_t k;
 
-	if (!z->z[i].open)
+	if (!z->dev->z[i].open)
 		return;
-	for (k = 0; k < z->nopen && z->open_zones[k] != i; k++)
+	for (k = 0; k < z->dev->nopen && z->dev->open_zones[k] != i; k++)
 		;
-	if (k == z->nopen)
+	if (k == z->dev->nopen)
 		return;
 	/* As fio's memmove: the last slot keeps its value. */
-	memmove(z->open_zones + k, z->open_zones + k + 1,
-		(SB_ZBD_MAX_OPEN - (k + 1)) * sizeof(*z->open_zones));
-	z->nopen--;
-	z->z[i].open = 0;
+	memmove(z->dev->open_zones + k, z->dev->open_zones + k + 1,
+		(SB_ZBD_MAX_OPEN - (k + 1)) * sizeof(*z->dev->open_zones));
+	z->dev->nopen--;
+	z->dev->z[i].open = 0;
+	/* As fio's td->num_open_zones: the job that closes it counts it. */
+	if (z->job_nopen)
+		z->job_nopen--;
 }
 
 /* An emulated zone is reset by moving its write pointer alone: fio sends
  * nothing to a target that is not a zoned device. */
 static void reset_zone(struct sb_zones *z, uint32_t i)
 {
-	uint64_t data = z->z[i].wp - z->z[i].start;
+	uint64_t data = z->dev->z[i].wp - z->dev->z[i].start;
 
 	if (!data)
 		return;
-	z->data -= data;
-	z->z[i].wp = z->z[i].start;
-	z->resets++;
+	z->dev->data -= data;
+	z->dev->z[i].wp = z->dev->z[i].start;
+	if (z->c.resets)
+		(*z->c.resets)++;
 }
 
 static void reset_write_cnt(struct sb_zones *z)
 {
 	double f = z->c.reset_frequency;
 
-	z->write_cnt = f > 0 ? (1.0 / f < (double)UINT_MAX ? (uint32_t)(1.0 / f)
-							   : UINT_MAX)
-			     : UINT_MAX;
+	z->dev->write_cnt =
+		f > 0 ? (1.0 / f < (double)UINT_MAX ? (uint32_t)(1.0 / f)
+						    : UINT_MAX)
+		      : UINT_MAX;
 }
 
 static void zbd_file_reset(struct sb_zones *z)
 {
 	if (!z->c.writes)
 		return;
-	z->data = 0;
+	z->dev->data = 0;
 	for (uint32_t i = z->min_zone; i < z->max_zone; i++)
-		z->data += z->z[i].wp - z->z[i].start;
+		z->dev->data += z->dev->z[i].wp - z->dev->z[i].start;
 	if (z->c.verify)
 		for (uint32_t i = z->min_zone; i < z->max_zone; i++) {
 			close_zone(z, i);
@@ -247,8 +357,11 @@ void sb_zones_loop(struct sb_zones *z)
 	*z->zone_bytes = 0;
 	for (int d = 0; d < SB_DDIR_COUNT; d++)
 		z->pos[d] = z->file_off;
-	if (z->c.mode == SB_ZONE_ZBD)
+	if (z->c.mode == SB_ZONE_ZBD) {
+		pthread_mutex_lock(&z->dev->mu);
 		zbd_file_reset(z);
+		pthread_mutex_unlock(&z->dev->mu);
+	}
 }
 
 /* --- moving through the zones ------------------------------------------ */
@@ -285,18 +398,18 @@ static void zbd_setup(struct sb_zones *z, uint32_t *d)
 
 	/* A mixed job's first I/O is a write when nothing is written yet:
 	 * an empty zone has nothing to read. */
-	if (*d == SB_DDIR_READ && z->c.mixed && !z->data &&
+	if (*d == SB_DDIR_READ && z->c.mixed && !z->dev->data &&
 	    !z->c.read_beyond_wp)
 		*d = SB_DDIR_WRITE;
 	i = zone_idx(z, z->pos[*d]);
 	if (cap_of(z) < z->c.size && !z->c.random && *d == SB_DDIR_WRITE &&
-	    i < z->nr && z->pos[*d] >= cap_end(z, i))
+	    i < z->dev->nr && z->pos[*d] >= cap_end(z, i))
 		z->pos[*d] = zone_end(z, i);
 	if (z->c.random || !z->c.skip)
 		return;
 	if (*z->zone_bytes >= z->c.size || z->pos[*d] >= zone_end(z, i) ||
 	    (*d == SB_DDIR_READ && !z->c.read_beyond_wp &&
-	     z->pos[*d] >= z->z[i].wp))
+	     z->pos[*d] >= z->dev->z[i].wp))
 		next_zone(z, z->c.size + z->c.skip, *d);
 }
 
@@ -304,7 +417,9 @@ int sb_zones_setup(struct sb_zones *z, uint32_t *d)
 {
 	if (z->c.mode == SB_ZONE_STRIDED)
 		return strided_setup(z, *d);
+	pthread_mutex_lock(&z->dev->mu);
 	zbd_setup(z, d);
+	pthread_mutex_unlock(&z->dev->mu);
 	return 0;
 }
 
@@ -338,13 +453,13 @@ static uint32_t find_zone(const struct sb_zones *z, uint64_t min_bytes,
 
 	for (; z1 < zl || z2 >= zf; z1++, z2--) {
 		if (z1 < zl) {
-			if (z->z[z1].start + min_bytes <= z->z[z1].wp)
+			if (z->dev->z[z1].start + min_bytes <= z->dev->z[z1].wp)
 				return (uint32_t)z1;
 		} else if (!z->c.random) {
 			break;
 		}
 		if (z->c.random && z2 >= zf &&
-		    z->z[z2].start + min_bytes <= z->z[z2].wp)
+		    z->dev->z[z2].start + min_bytes <= z->dev->z[z2].wp)
 			return (uint32_t)z2;
 	}
 	return NO_ZONE;
@@ -353,7 +468,7 @@ static uint32_t find_zone(const struct sb_zones *z, uint64_t min_bytes,
 /* fio's pick_random_zone_idx. */
 static uint32_t pick_open(const struct sb_zones *z, uint64_t off)
 {
-	return (uint32_t)((off - z->file_off) * z->nopen / z->c.io_size);
+	return (uint32_t)((off - z->file_off) * z->dev->nopen / z->c.io_size);
 }
 
 /* fio's zbd_convert_to_open_zone: a zone this write can go to, among the
@@ -361,52 +476,52 @@ static uint32_t pick_open(const struct sb_zones *z, uint64_t off)
 static uint32_t convert_to_open(struct sb_zones *z, uint64_t off)
 {
 	uint64_t min_bs = z->c.min_bs[SB_DDIR_WRITE];
-	int limited = z->c.max_open || z->c.job_max_open;
+	int limited = z->dev->max_open || z->c.job_max_open;
 	uint32_t zi, k;
 
-	zi = limited ? z->open_zones[pick_open(z, off)] : zone_idx(z, off);
+	zi = limited ? z->dev->open_zones[pick_open(z, off)] : zone_idx(z, off);
 	if (zi < z->min_zone)
 		zi = z->min_zone;
 	else if (zi >= z->max_zone)
 		zi = z->max_zone - 1;
 	if (limited) {
-		if (!z->nopen)
+		if (!z->dev->nopen)
 			goto open_other;
 		for (;;) {
 			uint32_t pick = pick_open(z, off), t = pick, found;
 
-			for (k = 0; k < z->nopen; k++, t++) {
-				if (t >= z->nopen)
+			for (k = 0; k < z->dev->nopen; k++, t++) {
+				if (t >= z->dev->nopen)
 					t = 0;
-				if (z->open_zones[t] >= z->min_zone &&
-				    z->open_zones[t] < z->max_zone)
+				if (z->dev->open_zones[t] >= z->min_zone &&
+				    z->dev->open_zones[t] < z->max_zone)
 					break;
 			}
-			if (k == z->nopen)
+			if (k == z->dev->nopen)
 				return NO_ZONE;
-			found = z->open_zones[t];
+			found = z->dev->open_zones[t];
 			if (found == zi)
 				break;
 			zi = found;
 		}
 	}
-	if (z->z[zi].wp + min_bs <= cap_end(z, zi))
+	if (z->dev->z[zi].wp + min_bs <= cap_end(z, zi))
 		return zi;
 open_other:
 	for (uint64_t n = z->c.io_size / z->c.size; n > 0; n--) {
 		zi++;
-		if (!valid_off(z, z->z[zi].start))
+		if (!valid_off(z, z->dev->z[zi].start))
 			zi = z->min_zone;
-		if (z->z[zi].open)
+		if (z->dev->z[zi].open)
 			continue;
 		if (open_zone(z, zi))
 			return zi;
 	}
-	for (k = 0; k < z->nopen; k++) {
-		zi = z->open_zones[k];
+	for (k = 0; k < z->dev->nopen; k++) {
+		zi = z->dev->open_zones[k];
 		if (zi < z->min_zone || zi >= z->max_zone)
 			continue;
-		if (z->z[zi].wp + min_bs <= cap_end(z, zi))
+		if (z->dev->z[zi].wp + min_bs <= cap_end(z, zi))
 			return zi;
 	}
 	return NO_ZONE;
@@ -419,23 +534,24 @@ static int adjust_read(struct sb_zones *z, uint64_t *off, uint64_t *len)
 
 	if (z->c.read_beyond_wp)
 		return SB_ZONES_OK;
-	range = z->z[zb].wp - z->z[zb].start;
-	if (range < min_bs || (!z->c.random && *off + min_bs > z->z[zb].wp)) {
+	range = z->dev->z[zb].wp - z->dev->z[zb].start;
+	if (range < min_bs ||
+	    (!z->c.random && *off + min_bs > z->dev->z[zb].wp)) {
 		zb = find_zone(z, min_bs, zb);
 		if (zb == NO_ZONE)
 			return SB_ZONES_EOF;
-		range = z->z[zb].wp - z->z[zb].start;
+		range = z->dev->z[zb].wp - z->dev->z[zb].start;
 		if (!z->c.random)
-			*off = z->z[zb].start;
+			*off = z->dev->z[zb].start;
 	}
 	/* Within the zone's data, as long as it can be, still random. */
 	if (range <= *len)
-		*off = z->z[zb].start;
+		*off = z->dev->z[zb].start;
 	else if (z->c.random)
-		*off = z->z[zb].start +
-		       ((*off - z->z[orig].start) % (range - *len)) / min_bs *
-			       min_bs;
-	n = z->z[zb].wp - *off < *len ? z->z[zb].wp - *off : *len;
+		*off = z->dev->z[zb].start +
+		       ((*off - z->dev->z[orig].start) % (range - *len)) /
+			       min_bs * min_bs;
+	n = z->dev->z[zb].wp - *off < *len ? z->dev->z[zb].wp - *off : *len;
 	n = n / min_bs * min_bs;
 	if (n < *len)
 		*len = n;
@@ -460,10 +576,11 @@ static int adjust_write(struct sb_zones *z, uint64_t *off, uint64_t *len)
 			return SB_ZONES_EOF;
 	}
 	if (z->c.reset_frequency > 0 &&
-	    (double)z->data >= (double)z->c.io_size * z->c.reset_threshold) {
-		if (z->write_cnt)
-			z->write_cnt--;
-		if (!z->write_cnt) {
+	    (double)z->dev->data >=
+		    (double)z->c.io_size * z->c.reset_threshold) {
+		if (z->dev->write_cnt)
+			z->dev->write_cnt--;
+		if (!z->dev->write_cnt) {
 			reset_write_cnt(z);
 			reset = 1;
 		}
@@ -479,7 +596,7 @@ static int adjust_write(struct sb_zones *z, uint64_t *off, uint64_t *len)
 			return SB_ZONES_EOF;
 		}
 	}
-	*off = z->z[zb].wp;
+	*off = z->dev->z[zb].wp;
 	if (!valid_off(z, *off))
 		return SB_ZONES_EOF;
 	n = cap_end(z, zb) - *off < *len ? cap_end(z, zb) - *off : *len;
@@ -501,12 +618,12 @@ static int adjust_trim(struct sb_zones *z, uint64_t *off)
 {
 	uint32_t zb = zone_idx(z, *off);
 
-	if (!z->c.random || z->z[zb].wp > z->z[zb].start)
+	if (!z->c.random || z->dev->z[zb].wp > z->dev->z[zb].start)
 		return SB_ZONES_OK;
 	zb = find_zone(z, 1, zb);
 	if (zb == NO_ZONE)
 		return SB_ZONES_EOF;
-	*off = z->z[zb].start;
+	*off = z->dev->z[zb].start;
 	return SB_ZONES_OK;
 }
 
@@ -522,17 +639,50 @@ static void zbd_issued(struct sb_zones *z, uint32_t d, uint64_t off,
 		return;
 	if (off + len < end)
 		end = off + len;
-	if (z->z[i].wp <= end)
-		z->data += end - z->z[i].wp;
-	z->z[i].wp = end;
+	if (z->dev->z[i].wp <= end)
+		z->dev->data += end - z->dev->z[i].wp;
+	z->dev->z[i].wp = end;
 	if (off + len >= cap_end(z, i))
 		close_zone(z, i);
+}
+
+/* The zbd part of sb_zones_place, under the device's lock. */
+static int zbd_place(struct sb_zones *z, uint32_t d, uint64_t *off,
+		     uint64_t *len)
+{
+	int rc;
+
+	if (d == SB_DDIR_READ)
+		rc = adjust_read(z, off, len);
+	else if (d == SB_DDIR_WRITE)
+		rc = adjust_write(z, off, len);
+	else
+		rc = adjust_trim(z, off);
+	if (rc || *off + *len > z->c.real)
+		return SB_ZONES_EOF;
+	/* fio's zbd_do_io_u_trim: a trim resets its zone, and only that. */
+	if (d == SB_DDIR_TRIM) {
+		uint32_t i = zone_idx(z, *off);
+
+		if (*off != z->dev->z[i].start) {
+			zfail(z, -EINVAL,
+			      "a trim at %llu is not at the start "
+			      "of its zone",
+			      (unsigned long long)*off);
+			return SB_ZONES_EOF;
+		}
+		reset_zone(z, i);
+	}
+	*z->zone_bytes += *len;
+	z->pos[d] = *off + *len;
+	zbd_issued(z, d, *off, *len);
+	return SB_ZONES_OK;
 }
 
 int sb_zones_place(struct sb_zones *z, uint32_t d, uint64_t rel, uint64_t *off,
 		   uint64_t *len)
 {
-	int rc = SB_ZONES_OK;
+	int rc;
 
 	if (rel >= z->c.io_size)
 		return SB_ZONES_EOF;
@@ -540,20 +690,14 @@ int sb_zones_place(struct sb_zones *z, uint32_t d, uint64_t rel, uint64_t *off,
 	if (*off >= z->c.real)
 		return SB_ZONES_EOF;
 	if (z->c.mode == SB_ZONE_ZBD) {
-		if (d == SB_DDIR_READ)
-			rc = adjust_read(z, off, len);
-		else if (d == SB_DDIR_WRITE)
-			rc = adjust_write(z, off, len);
-		else
-			rc = adjust_trim(z, off);
-		if (rc)
-			return rc;
+		pthread_mutex_lock(&z->dev->mu);
+		rc = zbd_place(z, d, off, len);
+		pthread_mutex_unlock(&z->dev->mu);
+		return rc;
 	}
 	if (*off + *len > z->c.real)
 		return SB_ZONES_EOF;
 	*z->zone_bytes += *len;
 	z->pos[d] = *off + *len;
-	if (z->c.mode == SB_ZONE_ZBD)
-		zbd_issued(z, d, *off, *len);
 	return SB_ZONES_OK;
 }

@@ -7,18 +7,33 @@
  *
  * zbd here is fio's emulation for a target that is not a zoned device (a
  * regular file, a device whose queue/zoned is "none"): zones of zonesize
- * over the whole file, all empty when the job starts. One job's zones are
- * its own: fio shares them between the jobs that name the same file.
+ * over the whole file, all empty when the run starts, shared by the jobs
+ * that name the file.
+ *
+ * The zones move when an I/O is generated: a write's zone takes its new
+ * write pointer then, and a write that fills its zone closes it then. fio
+ * moves the write pointer at queue() and closes the zone at completion, and
+ * holds the zone's lock in between; with a synchronous engine the two are
+ * the same, with iodepth above 1 on an asynchronous one a zone may close a
+ * few I/Os earlier than in fio. A truly zoned device (host-managed or
+ * host-aware) is refused: its own write pointers need zone reports and
+ * resets (BLKREPORTZONE, BLKRESETZONE) that storbench does not send.
  *
  * Offsets are absolute (from the file's first byte), as fio's are.
  */
 #ifndef SB_ZONES_H
 #define SB_ZONES_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../options/fio_values.h"
+
+/* A host-only spec flag of the fio workload: the I/O is done without the
+ * engine (a zonemode=zbd trim of an emulated zone resets it, and fio sends
+ * nothing). */
+#define SB_SPEC_NO_IO 0x80000000u
 
 /* fio's ZBD_MAX_OPEN_ZONES. */
 #define SB_ZBD_MAX_OPEN 4096
@@ -44,12 +59,46 @@ struct sb_zones_cfg {
 	double reset_threshold, reset_frequency;
 	uint64_t min_bs[SB_DDIR_COUNT];
 	uint64_t *zone_bytes; /* the job's count; NULL: the file's own */
+	uint64_t *resets;     /* the worker's count of zone resets, or NULL */
+	const char *path;     /* zbd: the file, which names its device */
+	struct sb_zbd_devs *devs; /* zbd: the run's devices */
 };
 
 struct sb_zbd_zone {
 	uint64_t start, wp;
 	int open;
 };
+
+/*
+ * An emulated zoned device: one file's zones, shared by every job of the
+ * run that names the file, as fio shares a file's zone information. Its
+ * fields are under mu; a job's own place in it is struct sb_zones.
+ */
+struct sb_zbd_dev {
+	char *path;
+	pthread_mutex_t mu;
+	uint64_t size;	       /* zonesize */
+	uint64_t cap;	       /* the zones' capacity */
+	struct sb_zbd_zone *z; /* [nr + 1]: the zones, then a sentinel */
+	uint32_t nr;
+	/* The open zones in the order they opened, as fio's array (which
+	 * keeps what a close shifted past the count). */
+	uint32_t *open_zones;
+	uint32_t nopen;
+	uint32_t max_open;  /* the first job's max_open_zones */
+	uint64_t data;	    /* bytes below the write pointers */
+	uint32_t write_cnt; /* writes until zone_reset_frequency resets */
+	struct sb_zbd_dev *next;
+};
+
+/* The run's emulated devices; created and freed on the main thread. */
+struct sb_zbd_devs {
+	pthread_mutex_t mu;
+	struct sb_zbd_dev *head;
+};
+
+struct sb_zbd_devs *sb_zbd_devs_new(void);
+void sb_zbd_devs_free(struct sb_zbd_devs *r);
 
 struct sb_zones {
 	struct sb_zones_cfg c;
@@ -58,18 +107,13 @@ struct sb_zones {
 	/* Bytes done in this zone: the job's count (fio's td->zone_bytes),
 	 * which its files share, or own_bytes. */
 	uint64_t *zone_bytes, own_bytes;
-	/* zbd: the zones, and after them a sentinel at the end. */
-	struct sb_zbd_zone *z;
-	uint32_t nr, min_zone, max_zone;
-	/* The open zones in the order they opened, as fio's array (which
-	 * keeps what a close shifted past the count). */
-	uint32_t *open_zones;
-	uint32_t nopen;
-	uint64_t data;	    /* bytes below the write pointers */
-	uint32_t write_cnt; /* writes until zone_reset_frequency resets */
-	uint64_t resets;    /* zone resets done */
+	/* zbd: the device, and the job's zones in it. */
+	struct sb_zbd_dev *dev;
+	int own_dev; /* dev is this job's alone (no run to share it) */
+	uint32_t min_zone, max_zone;
+	uint32_t job_nopen; /* fio's td->num_open_zones */
 	int err;	    /* a failure that ended the I/O; 0: none */
-	char msg[160];
+	char msg[200];
 };
 
 /* What sb_zones_place says of an I/O. */

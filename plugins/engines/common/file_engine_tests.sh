@@ -13,7 +13,7 @@ fe_run() {
 # fe_kib OUT DIR: the amount in KiB the normal report OUT gives for
 # direction DIR (read, write), e.g. 2048 for "(2048KiB/3msec)".
 fe_kib() {
-	sed -n "s/^  $2: IOPS=.*(\([0-9]*\)KiB\/[0-9]*msec)\$/\1/p" <<<"$1"
+	sed -n "s/^  $2: IOPS=.*(\([0-9]*\)KiB\/[0-9]*msec)\(; [0-9]* zone resets\)\{0,1\}\$/\1/p" <<<"$1"
 }
 
 # fe_diag_err: after a failed test, show what storbench said on stderr.
