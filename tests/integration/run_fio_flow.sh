@@ -58,8 +58,10 @@ rnf=$(ratio n/fio/out) rns=$(ratio n/sb/out)
 ok "without flow the ratio is about 1 (storbench $rns, fio $rnf), not 2" \
 	about_one "$rns" "$rnf"
 
-# fio's HOWTO example: 3:2:1 in three jobs.
-printf '[global]\nioengine=null\nsize=1g\nbs=4k\nrw=read\nthread\ntime_based\nruntime=2\n[a]\nflow=3\n[b]\nflow=2\n[c]\nflow=1\n' >"$T/three.fio"
+# fio's HOWTO example: 3:2:1 in three jobs. A held job sleeps 100 us:
+# fio's spin without flow_sleep starves its three threads on a loaded
+# 2-CPU machine (a few thousand I/Os, 5:1 instead of 3:2).
+printf '[global]\nioengine=null\nsize=1g\nbs=4k\nrw=read\nthread\ntime_based\nruntime=2\nflow_sleep=100\n[a]\nflow=3\n[b]\nflow=2\n[c]\nflow=1\n' >"$T/three.fio"
 both three
 # a over b: c, when the others end a little before it, runs alone for
 # the last milliseconds, free, in storbench and in fio.
@@ -90,7 +92,10 @@ ok "flow=8 with flow=-1: no 1:8, as in fio (storbench $(ratio neg8/sb/out), fio 
 # it is held after its first I/O for good, b's is huge and it never is.
 jobfile neg2 "$TB" 'flow=1\nflow_sleep=100' 'flow=-3\nflow_sleep=100'
 both neg2
-held_free() { ios "$1" | awk '{ print ($1 <= 2 && $2 > 1000) ? "a held, b free" : $0 }'; }
+# fio counts b's weight only once b has started, so on a loaded machine
+# its a runs free until then (thousands of I/Os): held is a hundredth of
+# b's I/Os or fewer.
+held_free() { ios "$1" | awk '{ print ($1 * 100 <= $2 && $2 > 1000) ? "a held, b free" : $0 }'; }
 is "$(held_free neg2/sb/out)" "$(held_free neg2/fio/out)" \
 	"flow=1 with flow=-3: a held after its first I/O, b free, as in fio [$(ios neg2/sb/out) | $(ios neg2/fio/out)]"
 
@@ -108,9 +113,10 @@ ok "flow_sleep=50 -> 1000 costs I/Os, as in fio: storbench $(total s50/sb/out) -
 	awk -v s1="$(total s/sb/out)" -v s0="$(total s50/sb/out)" -v f1="$(total s/fio/out)" -v f0="$(total s50/fio/out)" \
 	'BEGIN { exit !(s1 < s0 * 0.75 && f1 < f0 * 0.75) }'
 # A held job sleeps about 1 ms each time, so the two jobs together do
-# about 1 I/O per ms and per job held: the same order as fio's.
-ok "flow_sleep=1000: $(total s/sb/out) I/Os in 2 s, fio $(total s/fio/out) (within 50%)" \
-	near "$(total s/sb/out)" "$(total s/fio/out)" 50
+# about 1 I/O per ms and per job held: the same order as fio's (within a
+# factor of 2: how far a sleep overshoots depends on the machine's load).
+ok "flow_sleep=1000: $(total s/sb/out) I/Os in 2 s, fio $(total s/fio/out) (within a factor of 2)" \
+	awk -v a="$(total s/sb/out)" -v b="$(total s/fio/out)" 'BEGIN { exit !(a > 0 && b > 0 && a < 2 * b && b < 2 * a) }'
 
 # --- a sized job: both end, with fio's counts -------------------------------------
 printf '[global]\nioengine=null\nsize=8m\nbs=4k\nrw=read\nthread\nflow_sleep=100\n[a]\nflow=1\n[b]\nflow=3\n' >"$T/sized.fio"

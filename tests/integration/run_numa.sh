@@ -17,21 +17,32 @@ plan 15
 HAVE_FIO=0
 command -v fio >/dev/null && HAVE_FIO=1
 
-# policies PROG ARGS...: 1 s into a 2 s run, "policy" of each thread (or
-# fio's job process) whose numa_maps shows one other than default, and
-# Cpus_allowed_list of the same, in pol.txt.
-policies() {
-	local prog=$1 pid t d
-	shift
-	"$prog" --name=n --filename=f --size=4m --rw=randread --time_based --runtime=2 "$@" \
-		>run.out 2>run.err &
-	pid=$!
-	sleep 1
+# policies PROG ARGS...: in a 3 s run, half a second after the first
+# thread (or fio's job process) shows a policy other than default (a
+# loaded machine may take a while to start the job), "policy" of each
+# one whose numa_maps shows one, and Cpus_allowed_list of the same, in
+# pol.txt.
+sample() {
+	local d t
 	: >pol.txt
-	for d in /proc/"$pid"/task/* $(pgrep -P "$pid" | sed 's|^|/proc/|'); do
+	for d in /proc/"$1"/task/* $(pgrep -P "$1" | sed 's|^|/proc/|'); do
 		t=$(awk '{ print $2 }' "$d/numa_maps" 2>/dev/null | sort -u | grep -vx default | head -1)
 		[[ -n $t ]] && echo "$t $(awk '/^Cpus_allowed_list:/ { print $2 }' "$d/status")" >>pol.txt
 	done
+}
+policies() {
+	local prog=$1 pid i
+	shift
+	"$prog" --name=n --filename=f --size=4m --rw=randread --time_based --runtime=3 "$@" \
+		>run.out 2>run.err &
+	pid=$!
+	for ((i = 0; i < 30; i++)); do
+		sample "$pid"
+		[[ -s pol.txt ]] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	sample "$pid"
 	wait "$pid"
 }
 
