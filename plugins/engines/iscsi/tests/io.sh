@@ -80,16 +80,17 @@ is_run --name=a --ioengine=iscsi --filename="$URL" --rw=read --bs=64k --size=1m
 is "$?:$(is_json .read.io_bytes)" "0:1048576" "ioengine=iscsi is the same engine"
 
 # Syncs are SYNCHRONIZE CACHE(16) (opcode 0x91), as many as the host
-# counts, and nothing else sends one.
+# times (the JSON's sync lat_ns N: its total_ios counts fsyncs alone, as
+# fio's), and nothing else sends one.
 is_trace_on
 is_run --name=s "${E[@]}" --rw=write --bs=4k --size=256k --fsync=8
-st=$? syncs=$(is_json .sync.total_ios)
+st=$? syncs=$(is_json .sync.lat_ns.N)
 is_trace_off
-is "$st:$(is_opcodes 91)" "0:$syncs" "fsync=8: one SYNCHRONIZE CACHE(16) per sync the host counts"
+is "$st:$(is_opcodes 91)" "0:$syncs" "fsync=8: one SYNCHRONIZE CACHE(16) per sync the host times"
 ok "and there were some ($syncs)" [ "${syncs:-0}" -ge 7 ]
 is_trace_on
 is_run --name=s "${E[@]}" --rw=randwrite --bs=4k --size=128k --fdatasync=4 --iodepth=4
-st=$? syncs=$(is_json .sync.total_ios)
+st=$? syncs=$(is_json .sync.lat_ns.N)
 is_trace_off
 is "$st:$(is_opcodes 91)" "0:$syncs" "fdatasync=4 with iodepth=4: SYNCHRONIZE CACHE(16) too"
 is_trace_on
