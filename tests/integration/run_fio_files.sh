@@ -42,9 +42,11 @@ summary() {
 		END { if (n) printf " ios=%d min=%s max=%s", n, lo, hi }'
 }
 # SYSCALL TRACE: the job-file calls, as "FILE ARGS" without the fd.
+# (a call another thread interrupted is strace's "<unfinished ...>" line,
+# its arguments whole)
 jcalls() {
 	grep -E "^[0-9]+ +[0-9.]+ $1\([0-9]+<[^>]*/j\.[0-9]+\.[0-9]+>" "$2" |
-		sed -E "s/^[0-9]+ +[0-9.]+ $1\([0-9]+<[^>]*\/([^/>]*)>,? ?/\1 /; s/\) += .*//"
+		sed -E "s/^[0-9]+ +[0-9.]+ $1\([0-9]+<[^>]*\/([^/>]*)>,? ?/\1 /; s/\) += .*//; s/ *<unfinished \.\.\.>$//; s/ +$//"
 }
 
 # --- fadvise_hint: fio's default 1 follows the pattern -----------------------
