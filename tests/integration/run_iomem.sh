@@ -67,13 +67,20 @@ maps() {
 	"$prog" --name=t --filename=f --size=4m --bs=64k --rw=randread --time_based \
 		--runtime=3 "$@" >/dev/null 2>maps.err &
 	pid=$!
-	sleep 1
-	# fio runs each job in a child process of its own.
-	if [[ $prog == fio ]]; then
-		local kid
-		kid=$(pgrep -P "$pid" | head -1)
-		[[ -n $kid ]] && pid=$kid
-	fi
+	# Read a third of a second after the job has its file open, not at a
+	# fixed second: a loaded machine (or a sanitizer build) may take that
+	# long to start it. fio runs each job in a child process of its own.
+	local i job=$pid kid
+	for ((i = 0; i < 40; i++)); do
+		if [[ $prog == fio ]]; then
+			kid=$(pgrep -P "$pid" | head -1)
+			[[ -n $kid ]] && job=$kid
+		fi
+		[[ -n $(find "/proc/$job/fd" -lname "*/f" 2>/dev/null) ]] && break
+		sleep 0.1
+	done
+	sleep 0.3
+	pid=$job
 	cat "/proc/$pid/maps" >maps.txt 2>/dev/null
 	cat "/proc/$pid/status" >status.txt 2>/dev/null
 	wait
