@@ -321,7 +321,10 @@ static int measure(struct sb_worker *w, struct sb_ioslot *s, uint64_t now,
 	}
 	if (io->ddir == SB_DDIR_WRITE && w->rj->opts.sync_range.every)
 		sb_stream_landed(w, io);
-	if (w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY)
+	/* Only a clone that saves or loads a verify state keeps its count:
+	 * no call on the I/O path of any other. */
+	if ((w->vsave.ring || w->vsave.have) &&
+	    (w->phase == SB_PH_MAIN || w->phase == SB_PH_VERIFY))
 		sb_vstate_done(
 			w, (int)io->ddir,
 			(unsigned)((const struct sb_wfile *)(const void *)
