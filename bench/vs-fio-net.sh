@@ -7,7 +7,14 @@
 # the whole process over the I/Os it did). A benchmark, not a test: it
 # asserts nothing.
 #
-#   FIO=/path/to/fio bench/vs-fio-net.sh [SECONDS per run] [ENGINE ...]
+#   FIO=/path/to/fio [ROUNDS=N] bench/vs-fio-net.sh [SECONDS per run] [ENGINE ...]
+#
+# With ROUNDS=N each row runs N rounds, the two programs taking turns
+# (storbench first in odd rounds, fio first in even ones), so a server
+# sharing the machine's cores drifts alike for both; the row prints the
+# means of IOPS and CPU per I/O, and the least and greatest ratio of a
+# single round. One row moves by up to 20% from run to run here, more
+# than the gap between the two programs, so one round decides nothing.
 #
 # Debian's fio has nbd but neither nfs nor libiscsi; a fio built with them
 # is given by its path in FIO= (kept outside this repository). A row whose
@@ -17,6 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
 shift || true
+rounds=${ROUNDS:-1}
 SB=${SB_BIN:-$PWD/build/bin/storbench}
 FIO=${FIO:-fio}
 [[ -x $SB ]] || { echo "build storbench first (scripts/build.sh)" >&2; exit 2; }
@@ -65,33 +73,53 @@ net_run() {
 # fio_has ENGINE: whether $FIO was built with it.
 fio_has() { "$FIO" --enghelp="$1" >/dev/null 2>&1; }
 
-# net_print LABEL SB_IOPS SB_CPU FIO_IOPS FIO_CPU
+# net_print LABEL SB_IOPS SB_CPU FIO_IOPS FIO_CPU [RATIO_RANGE]
 net_print() {
-	printf '%-40s %10s %10s %6s %9s %9s\n' "$1" "$2" "$4" \
+	printf '%-40s %10s %10s %6s %9s %9s %s\n' "$1" "$2" "$4" \
 		"$(awk -v a="$2" -v b="$4" \
 			'BEGIN { if (b + 0 > 0 && a + 0 > 0) printf "%.2f", a / b; else print "-" }')" \
-		"$3" "$5"
+		"$3" "$5" "${6:-}"
 }
 
 # net_row LABEL ENGINE ARGS...: the same fio-style options for both
-# programs (ioengine=ENGINE, runtime, time_based added here).
+# programs (ioengine=ENGINE, runtime, time_based added here), $rounds
+# rounds in turns; one line "sb_iops sb_cpu fio_iops fio_cpu" a round
+# into $dir/rounds, then their means.
 net_row() {
-	local label=$1 engine=$2 s f
+	local label=$1 engine=$2 s f r
 	shift 2
 	local opts=(--name=bench --ioengine="$engine" --runtime="$secs"
 		--time_based "$@")
-	s=$(net_run "$SB" "${opts[@]}")
-	if fio_has "$engine"; then
-		f=$(net_run "$FIO" "${opts[@]}")
-	else
+	local has=0
+	fio_has "$engine" && has=1
+	: >"$dir/rounds"
+	for ((r = 1; r <= rounds; r++)); do
 		f="- -"
-	fi
-	# shellcheck disable=SC2086 # two words each
-	net_print "$label" $s $f
+		if ((r % 2 == 0 && has)); then
+			f=$(net_run "$FIO" "${opts[@]}")
+		fi
+		s=$(net_run "$SB" "${opts[@]}")
+		if ((r % 2 == 1 && has)); then
+			f=$(net_run "$FIO" "${opts[@]}")
+		fi
+		echo "$s $f" >>"$dir/rounds"
+	done
+	# shellcheck disable=SC2046 # five words
+	net_print "$label" $(awk '
+		$1 != "-" { si += $1; sc += $2; ns++ }
+		$3 != "-" { fi += $3; fc += $4; nf++ }
+		$1 != "-" && $3 > 0 { r = $1 / $3; if (!nr || r < lo) lo = r; if (!nr || r > hi) hi = r; nr++ }
+		END {
+			printf "%s %s %s %s %s\n",
+				ns ? sprintf("%d", si / ns) : "-", ns ? sprintf("%.1f", sc / ns) : "-",
+				nf ? sprintf("%d", fi / nf) : "-", nf ? sprintf("%.1f", fc / nf) : "-",
+				(nr > 1 ? sprintf("%.2f..%.2f", lo, hi) : "")
+		}' "$dir/rounds")
 }
 
-printf '%-40s %10s %10s %6s %9s %9s\n' "job (${secs} s each)" "storbench" \
-	"fio" "ratio" "sb us/IO" "fio us/IO"
+printf '%-40s %10s %10s %6s %9s %9s %s\n' "job (${secs} s, ${rounds} rounds)" \
+	"storbench" "fio" "ratio" "sb us/IO" "fio us/IO" \
+	"$( ((rounds > 1)) && echo "round ratios")"
 for rows in bench/net/*.sh; do
 	engine=$(basename "$rows" .sh)
 	if (($#)) && [[ " $* " != *" $engine "* ]]; then
