@@ -75,7 +75,9 @@ struct iom_cpu_snap {
 /* Touched by open, run_end and close, which the host calls in turn. */
 struct iom_state {
 	struct iom_cpu_snap start;
-	char *host; /* the MANAGER's name */
+	char *host;    /* the MANAGER's name */
+	unsigned runs; /* results blocks written */
+	int aborted;   /* "Aborted test" written */
 };
 
 /* The figures of one row, summed over what it covers. */
@@ -703,6 +705,13 @@ static int iom_results(struct sb_env *env, const struct sb_view_run *res)
 			goto out;
 	}
 	iom_stamp(&b, iom_now_ns());
+	/* Iometer marks a test that ended abnormally so, after its results,
+	 * and then writes no 'End Test. */
+	if (res->error) {
+		sb_linebuf_add(&b, "Aborted test\n");
+		st->aborted = 1;
+	}
+	st->runs++;
 	rc = iom_flush(env, &b);
 out:
 	sb_linebuf_free(&b);
@@ -742,11 +751,15 @@ static void iom_close(struct sb_env *env)
 {
 	struct iom_state *st = env->state;
 	static const char end[] = "'End Test\n";
+	static const char abort[] = "Aborted test\n";
 
 	/* Iometer's mark that every run is complete, which automated
-	 * readers wait for; only when the test got as far as a header. */
-	if (st->host)
+	 * readers wait for; a test that opened and gave no results did
+	 * not end well. */
+	if (st->host && st->runs && !st->aborted)
 		env->host->write(env->handle, end, sizeof(end) - 1);
+	else if (st->host && !st->aborted)
+		env->host->write(env->handle, abort, sizeof(abort) - 1);
 	iom_snap_free(&st->start);
 	free(st->host);
 	st->host = NULL;

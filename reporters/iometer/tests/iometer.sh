@@ -11,7 +11,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is not installed"
 
-plan 58
+plan 61
 
 HEADER="'Target Type,Target Name,Access Specification Name,# Managers,# Workers,# Disks,IOps,Read IOps,Write IOps,MiBps (Binary),Read MiBps (Binary),Write MiBps (Binary),MBps (Decimal),Read MBps (Decimal),Write MBps (Decimal),Transactions per Second,Connections per Second,Average Response Time,Average Read Response Time,Average Write Response Time,Average Transaction Time,Average Connection Time,Maximum Response Time,Maximum Read Response Time,Maximum Write Response Time,Maximum Transaction Time,Maximum Connection Time,Errors,Read Errors,Write Errors,Bytes Read,Bytes Written,Read I/Os,Write I/Os,Connections,Transactions per Connection,Total Raw Read Response Time,Total Raw Write Response Time,Total Raw Transaction Time,Total Raw Connection Time,Maximum Raw Read Response Time,Maximum Raw Write Response Time,Maximum Raw Transaction Time,Maximum Raw Connection Time,Total Raw Run Time,Starting Sector,Maximum Size,Queue Depth,% CPU Utilization,% User Time,% Privileged Time,% DPC Time,% Interrupt Time,Processor Speed,Interrupts per Second,CPU Effectiveness,Packets/Second,Packet Errors,Segments Retransmitted/Second,0 to 50 uS,50 to 100 uS,100 to 200 uS,200 to 500 uS,0.5 to 1 mS,1 to 2 mS,2 to 5 mS,5 to 10 mS,10 to 15 mS,15 to 20 mS,20 to 30 mS,30 to 50 mS,50 to 100 mS,100 to 200 mS,200 to 500 mS,0.5 to 1 S,1 to 2 s,2 to 4.7 s,4.7 to 5 s,5 to 10 s, >= 10 s"
 BINS=("0 to 50 uS" "50 to 100 uS" "100 to 200 uS" "200 to 500 uS"
@@ -189,5 +189,17 @@ is "${I[error]-missing}:${I[ALL.0.Read I/Os]:-}:${I[ended]:-}" ":16:1" \
 load q.csv
 is "${I[error]-missing}|${I[WORKER.0.Target Name]:-}|${I[ALL.0.Write I/Os]:-}" \
 	"|a b|16" "a job named a,b is the worker 'a b', and the row keeps its 80 fields"
+
+# A run that fails ends as Iometer's aborted tests do: its results, then
+# "Aborted test" and no 'End Test.
+"$SB_BIN" --name=e --ioengine=faulty --rw=randread --bs=4k --size=256k \
+	--directory="$T" --faulty_error_rate=20 --output-format=iometer \
+	>e.csv 2>e.err
+is "$?" 1 "an I/O error ends the run (exit 1)"
+load e.csv
+is "${I[error]-missing}:${I[ended]:-}:$(tail -1 e.csv)" ":0:Aborted test" \
+	"its results parse, then 'Aborted test', no 'End Test"
+ok "the failed I/O is in Read Errors (${I[ALL.0.Read Errors]:-})" \
+	test "${I[ALL.0.Read Errors]:-0}" -ge 1
 
 done_testing
