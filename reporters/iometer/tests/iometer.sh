@@ -11,7 +11,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is not installed"
 
-plan 61
+plan 64
 
 HEADER="'Target Type,Target Name,Access Specification Name,# Managers,# Workers,# Disks,IOps,Read IOps,Write IOps,MiBps (Binary),Read MiBps (Binary),Write MiBps (Binary),MBps (Decimal),Read MBps (Decimal),Write MBps (Decimal),Transactions per Second,Connections per Second,Average Response Time,Average Read Response Time,Average Write Response Time,Average Transaction Time,Average Connection Time,Maximum Response Time,Maximum Read Response Time,Maximum Write Response Time,Maximum Transaction Time,Maximum Connection Time,Errors,Read Errors,Write Errors,Bytes Read,Bytes Written,Read I/Os,Write I/Os,Connections,Transactions per Connection,Total Raw Read Response Time,Total Raw Write Response Time,Total Raw Transaction Time,Total Raw Connection Time,Maximum Raw Read Response Time,Maximum Raw Write Response Time,Maximum Raw Transaction Time,Maximum Raw Connection Time,Total Raw Run Time,Starting Sector,Maximum Size,Queue Depth,% CPU Utilization,% User Time,% Privileged Time,% DPC Time,% Interrupt Time,Processor Speed,Interrupts per Second,CPU Effectiveness,Packets/Second,Packet Errors,Segments Retransmitted/Second,0 to 50 uS,50 to 100 uS,100 to 200 uS,200 to 500 uS,0.5 to 1 mS,1 to 2 mS,2 to 5 mS,5 to 10 mS,10 to 15 mS,15 to 20 mS,20 to 30 mS,30 to 50 mS,50 to 100 mS,100 to 200 mS,200 to 500 mS,0.5 to 1 S,1 to 2 s,2 to 4.7 s,4.7 to 5 s,5 to 10 s, >= 10 s"
 BINS=("0 to 50 uS" "50 to 100 uS" "100 to 200 uS" "200 to 500 uS"
@@ -168,6 +168,32 @@ is "$?" 0 "null engine, to stdout"
 load n.csv
 is "${I[ALL.0.0 to 50 uS]:-}/$(bins ALL.0)" "1024/1024" \
 	"null: its 1024 I/Os in '0 to 50 uS'"
+
+# The bins against json+'s total-latency bins (lat_percentiles=1) of the
+# same run, each put into Iometer's bins by its value: the same buckets, so
+# the same counts, bin by bin. Half the I/Os take 3 ms more.
+"$SB_BIN" --name=f --ioengine=faulty --rw=randrw --bs=4k --size=1m \
+	--directory="$T" --faulty_latency=3ms --faulty_latency_rate=50 \
+	--lat_percentiles=1 --output-format=json+=f.json,iometer=f.csv \
+	>f.out 2>f.err
+is "$?" 0 "faulty engine, half the I/Os 3 ms slower, json+ and iometer"
+load f.csv
+want=$(python3 -c 'import sys
+sys.path.insert(0, sys.argv[2])
+import fio_json
+edges = [0, 50000, 100000, 200000, 500000, 10**6, 2 * 10**6, 5 * 10**6,
+	 10**7, 10**9 // 67, 2 * 10**7, 10**9 // 33, 5 * 10**7, 10**8,
+	 2 * 10**8, 5 * 10**8, 10**9, 2 * 10**9, 4 * 10**9, 5 * 10**9, 10**10]
+b = [0] * 21
+for d in ("read", "write"):
+	for v, n in fio_json.last(sys.argv[1])["jobs"][0][d]["lat_ns"]["bins"].items():
+		b[max(k for k in range(21) if edges[k] <= int(v))] += n
+print(" ".join(map(str, b)))' f.json "$HERE/../../common")
+got=
+for b in "${BINS[@]}"; do got+="${got:+ }${I[ALL.0.$b]:-}"; done
+is "$got" "$want" "the 21 bins are json+'s latency bins in Iometer's edges"
+ok "about half the I/Os in '2 to 5 mS' (${I[ALL.0.2 to 5 mS]:-})" \
+	test "${I[ALL.0.2 to 5 mS]:-0}" -ge 64 -a "${I[ALL.0.2 to 5 mS]:-0}" -le 192
 
 # Beside the normal report on stdout, and to --output=.
 "$SB_BIN" --name=n --ioengine=null --rw=read --size=64k \
