@@ -84,6 +84,7 @@ struct iom_state {
 struct iom_fig {
 	uint64_t ios[2], bytes[2], errors[2];
 	double rate[2];	      /* IOps per direction */
+	double bw[2];	      /* bytes per second per direction */
 	double lat_sum_ns[2]; /* total latency, ns */
 	uint64_t lat_max_ns[2];
 	uint64_t bins[IOM_BINS];
@@ -294,6 +295,9 @@ static void iom_job_fig(struct sb_env *env, const struct sb_view_job *r,
 		f->ios[d] = s->ios;
 		f->bytes[d] = s->bytes;
 		f->errors[d] = s->errors;
+		f->bw[d] = s->runtime_ns ? (double)s->bytes * 1e9 /
+						   (double)s->runtime_ns
+					 : 0;
 		f->rate[d] = s->runtime_ns ? (double)s->ios * 1e9 /
 						     (double)s->runtime_ns
 					   : 0;
@@ -337,6 +341,7 @@ static void iom_fig_add(struct iom_fig *a, const struct iom_fig *b)
 		a->bytes[d] += b->bytes[d];
 		a->errors[d] += b->errors[d];
 		a->rate[d] += b->rate[d];
+		a->bw[d] += b->bw[d];
 		a->lat_sum_ns[d] += b->lat_sum_ns[d];
 		if (b->lat_max_ns[d] > a->lat_max_ns[d])
 			a->lat_max_ns[d] = b->lat_max_ns[d];
@@ -365,22 +370,12 @@ static double iom_ms(double ns)
 static void iom_perf(struct sb_linebuf *b, const struct iom_fig *f)
 {
 	uint64_t n = f->ios[0] + f->ios[1];
-	double mbr = 0, mbw = 0, lat[2], max;
+	double mbr = f->bw[0], mbw = f->bw[1], lat[2], max;
 
-	for (int d = 0; d < 2; d++) {
-		double per_io =
-			f->ios[d] ? (double)f->bytes[d] / (double)f->ios[d] : 0;
-
-		/* bytes per second, from the I/O rate and the mean size so
-		 * that a direction's MBps has the same time base as its IOps */
-		if (d == 0)
-			mbr = f->rate[d] * per_io;
-		else
-			mbw = f->rate[d] * per_io;
+	for (int d = 0; d < 2; d++)
 		lat[d] = f->ios[d]
 				 ? iom_ms(f->lat_sum_ns[d] / (double)f->ios[d])
 				 : 0;
-	}
 	max = iom_ms((double)(f->lat_max_ns[0] > f->lat_max_ns[1]
 				      ? f->lat_max_ns[0]
 				      : f->lat_max_ns[1]));

@@ -11,7 +11,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is not installed"
 
-plan 64
+plan 67
 
 HEADER="'Target Type,Target Name,Access Specification Name,# Managers,# Workers,# Disks,IOps,Read IOps,Write IOps,MiBps (Binary),Read MiBps (Binary),Write MiBps (Binary),MBps (Decimal),Read MBps (Decimal),Write MBps (Decimal),Transactions per Second,Connections per Second,Average Response Time,Average Read Response Time,Average Write Response Time,Average Transaction Time,Average Connection Time,Maximum Response Time,Maximum Read Response Time,Maximum Write Response Time,Maximum Transaction Time,Maximum Connection Time,Errors,Read Errors,Write Errors,Bytes Read,Bytes Written,Read I/Os,Write I/Os,Connections,Transactions per Connection,Total Raw Read Response Time,Total Raw Write Response Time,Total Raw Transaction Time,Total Raw Connection Time,Maximum Raw Read Response Time,Maximum Raw Write Response Time,Maximum Raw Transaction Time,Maximum Raw Connection Time,Total Raw Run Time,Starting Sector,Maximum Size,Queue Depth,% CPU Utilization,% User Time,% Privileged Time,% DPC Time,% Interrupt Time,Processor Speed,Interrupts per Second,CPU Effectiveness,Packets/Second,Packet Errors,Segments Retransmitted/Second,0 to 50 uS,50 to 100 uS,100 to 200 uS,200 to 500 uS,0.5 to 1 mS,1 to 2 mS,2 to 5 mS,5 to 10 mS,10 to 15 mS,15 to 20 mS,20 to 30 mS,30 to 50 mS,50 to 100 mS,100 to 200 mS,200 to 500 mS,0.5 to 1 S,1 to 2 s,2 to 4.7 s,4.7 to 5 s,5 to 10 s, >= 10 s"
 BINS=("0 to 50 uS" "50 to 100 uS" "100 to 200 uS" "200 to 500 uS"
@@ -48,8 +48,8 @@ def put(k, v):
 def mean(f):
 	# means of all the I/Os: the sums over the counts
 	for d in ("read.", "write."):
-		put("%s.%slat_ms" % (f["n"], d), f[d + "lat_ms_sum"] / f[d + "ios"])
-	put("%s.lat_ms" % f["n"], (f["read.lat_ms_sum"] + f["write.lat_ms_sum"]) / f["ios"])
+		put("%s.%slat_ms" % (f["n"], d), f[d + "lat_ms_sum"] / max(f[d + "ios"], 1))
+	put("%s.lat_ms" % f["n"], (f["read.lat_ms_sum"] + f["write.lat_ms_sum"]) / max(f["ios"], 1))
 for n, j in enumerate(d["jobs"]):
 	r, w = j["read"], j["write"]
 	f = {"read.iops": r["iops"], "write.iops": w["iops"],
@@ -194,6 +194,20 @@ for b in "${BINS[@]}"; do got+="${got:+ }${I[ALL.0.$b]:-}"; done
 is "$got" "$want" "the 21 bins are json+'s latency bins in Iometer's edges"
 ok "about half the I/Os in '2 to 5 mS' (${I[ALL.0.2 to 5 mS]:-})" \
 	test "${I[ALL.0.2 to 5 mS]:-0}" -ge 64 -a "${I[ALL.0.2 to 5 mS]:-0}" -le 192
+
+# Two jobs of different sizes: ALL's MBps is theirs summed, as Iometer
+# sums its workers', and ALL names no common access specification.
+"$SB_BIN" --name=a --ioengine=null --rw=read --bs=4k --size=4m \
+	--name=b --ioengine=null --rw=read --bs=64k --size=16m \
+	--output-format=json,iometer=m.csv >m.json 2>m.err
+is "$?" 0 "two jobs, 4k reads and 64k reads"
+load m.csv
+json m.json
+ok "ALL: MBps (Decimal) ${I[ALL.0.MBps (Decimal)]:-} is both jobs' bw_bytes / 10^6" \
+	near "${I[ALL.0.MBps (Decimal)]:-}" \
+	"$(awk -v b="${J[all.bw_bytes]:-}" 'BEGIN { printf "%.9f", b / 1e6 }')" 1e-6 1e-6
+is "${I[specs]:-}|${I[ALL.0.Access Specification Name]-missing}" "a b|" \
+	"an access specification per job; ALL's name empty as they differ"
 
 # Beside the normal report on stdout, and to --output=.
 "$SB_BIN" --name=n --ioengine=null --rw=read --size=64k \
