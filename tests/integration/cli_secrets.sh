@@ -38,13 +38,13 @@ ok "a good run's report does not carry it either" \
 	bash -c "[[ '$out' == *'IOPS='* && '$out' != *'right'* ]]"
 
 # Every reporter, the json one listing the job's options included.
-for fmt in json terse csv jsonl; do
+for fmt in json terse csv jsonl iometer; do
 	out=$("$SB_BIN" --plugin-dir="$P" --name=j --ioengine=secret_engine \
 		--size=64k --secret_password=hush42 --status-interval=1 \
 		--output-format=$fmt 2>&1)
 	[[ $out == *hush42* ]] && break
 done
-ok "no report format carries it (json, terse, csv, jsonl)" \
+ok "no report format carries it (json, terse, csv, jsonl, iometer)" \
 	bash -c "[[ '$out' != *hush42* ]]"
 out=$("$SB_BIN" --plugin-dir="$P" --name=j --ioengine=secret_engine \
 	--size=64k --secret_password=hush42 --output-format=json 2>/dev/null)
