@@ -355,7 +355,7 @@ static int rp_spc_line(char *line, struct rp_trace *t, const char **why)
 	if (rp_u64(f[2], &size) || size > UINT32_MAX)
 		return -EINVAL;
 	*why = "opcode: not r, R, w or W";
-	if (f[3][1] || !strchr("rRwW", f[3][0]) || !f[3][0])
+	if (!f[3][0] || f[3][1] || !strchr("rRwW", f[3][0]))
 		return -EINVAL;
 	*why = "bad timestamp (seconds)";
 	errno = 0;
