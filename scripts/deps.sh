@@ -28,6 +28,8 @@ set -euo pipefail
 # verify='s digests come from nettle (nettle-dev: md5, sha1, sha2, sha3),
 # libxxhash (libxxhash-dev) and ISA-L (libisal-dev: crc32c, crc32, crc64).
 # jq reads the JSON reports the engines' tests check.
+# blktrace's blkparse prints the text traces the replay generator's tests
+# replay, from binary traces the tests make.
 pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
 	libblkid-dev libinih-dev libnuma-dev
 	python3 valgrind procps strace time jq
@@ -37,7 +39,8 @@ pkgs=(build-essential cmake pkg-config libltdl-dev libaio-dev liburing-dev
 	nfs-ganesha nfs-ganesha-vfs rpcbind libnfs-dev libnfs-utils
 	samba smbclient libsmbclient-dev tgt libiscsi-dev libiscsi-bin
 	nbdkit libnbd-dev libnbd-bin influxdb curl iproute2
-	libcurl4-openssl-dev zlib1g-dev nettle-dev libxxhash-dev libisal-dev)
+	libcurl4-openssl-dev zlib1g-dev nettle-dev libxxhash-dev libisal-dev
+	blktrace)
 
 missing=()
 for p in "${pkgs[@]}"; do
