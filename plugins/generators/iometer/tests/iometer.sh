@@ -5,7 +5,7 @@
 # deviations), an explicit alignment, delay and burst timing, replies
 # (each request followed by its reply, the other way, of the reply size),
 # the library's entries against the scenarios' table, and the refusal of
-# bad specifications.
+# bad specifications, and each clone's stream its own.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../../../../tests/tap/tap.sh
 source "$(dirname "$0")/../../../../tests/tap/tap.sh"
@@ -13,7 +13,7 @@ sb_tmpdir T
 CHECK="$(dirname "$0")/iolog_check.py"
 command -v strace >/dev/null || bail "strace is not installed"
 
-plan 22
+plan 29
 
 # gen NAME ARGS...: one psync worker in $T/NAME, its iolog $T/NAME.log.
 gen() {
@@ -116,7 +116,25 @@ database 8k:100:67:100
 workstation 8k:100:80:80
 streaming_read 64k:100:100:0
 streaming_write 1m:100:0:0
+file_server_1 4k:100:80:100
+file_server_2 4k:80:80:100,8k:10:80:100,16k:10:80:100
+oltp 4k:100:33:100
+array_streaming 128k:100:100:0
+array_iops 512:100:100:100
 EOF
+
+# --- per-clone streams ------------------------------------------------------------
+# The stream of a clone: its I/Os without the file's name.
+stream() { awk '$2 == "read" || $2 == "write" { print $2, $3, $4 }' "$1"; }
+for r in 1 2; do
+	gen "cl$r" --access_spec="$MIX" --bs=4k --size=4m --numjobs=2 \
+		--number_ios=500
+done
+ok "two clones of one seed: streams of their own" \
+	test "$(stream "$T/cl1.log")" != "$(stream "$T/cl1.log.1")"
+ok "the same seed again: the same streams, clone by clone" \
+	test "$(stream "$T/cl1.log")$(stream "$T/cl1.log.1")" == \
+	"$(stream "$T/cl2.log")$(stream "$T/cl2.log.1")"
 
 # --- refusals ----------------------------------------------------------------------
 bad=""
