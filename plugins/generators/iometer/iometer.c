@@ -1,5 +1,5 @@
 /*
- * iometer: Iometer's access specification as a workload generator.
+ * iometer_spec: Iometer's access specification as a workload generator
  *
  * A specification is a list of lines (transfer size, share, % read,
  * % random, delay, burst, alignment, reply size), given inline with
@@ -553,7 +553,7 @@ static const struct sb_generator_ops iom_ops = {
 	.complete = iom_complete,
 };
 
-SB_PLUGIN_DEFINE(iometer, SB_KIND_GENERATOR, &iom_ops, .license = "MIT",
+SB_PLUGIN_DEFINE(iometer_spec, SB_KIND_GENERATOR, &iom_ops, .license = "MIT",
 		 .description = "Iometer access specifications, line by line",
 		 .options = iom_options,
 		 .options_size = sizeof(struct iom_opts));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# generator=iometer against its specification, from the I/O it issues on
+# generator=iometer_spec against its specification, from the I/O it issues on
 # psync (write_iolog, strace): the shares of the transfer sizes, % read,
 # % random and alignment over 20000 I/Os (within 4 binomial standard
 # deviations), an explicit alignment, delay and burst timing, replies
@@ -20,7 +20,7 @@ gen() {
 	local n=$1
 	shift
 	mkdir -p "$T/$n"
-	"$SB_BIN" --name=g --ioengine=psync --rw=randrw --generator=iometer \
+	"$SB_BIN" --name=g --ioengine=psync --rw=randrw --generator=iometer_spec \
 		--directory="$T/$n" --write_iolog="$T/$n.log" "$@" \
 		>"$T/$n.out" 2>"$T/$n.err"
 }
@@ -60,7 +60,7 @@ check def $((64 << 20)) 2k:100:67:100:0:1:2k:0 \
 # Bursts of 5 reads with 60 ms between them: strace's times of the preads.
 mkdir -p "$T/db"
 strace -f -ttt -y -e trace=pread64 -o "$T/db.tr" "$SB_BIN" --name=g \
-	--ioengine=psync --generator=iometer --directory="$T/db" --size=1m \
+	--ioengine=psync --generator=iometer_spec --directory="$T/db" --size=1m \
 	--access_spec=4k:100:100:0:60:5:0:0 --number_ios=30 >"$T/db.out" 2>&1
 is "$?" 0 "delay=60 burst=5 runs under strace"
 grep '/g\.0\.0>' "$T/db.tr" | awk '{ print $2 }' >"$T/db.t"
@@ -140,20 +140,20 @@ ok "the same seed again: the same streams, clone by clone" \
 bad=""
 for spec in 4k:90:50:50 4q:100:0:0 4k:100:0 4k:100:101:0 \
 	4k:100:0:0:0:1:0:0:9 ,; do
-	"$SB_BIN" --name=g --ioengine=null --generator=iometer --size=1m \
+	"$SB_BIN" --name=g --ioengine=null --generator=iometer_spec --size=1m \
 		--access_spec="$spec" >"$T/bad.out" 2>"$T/bad.err"
 	st=$?
 	if ((st != 2)) || [[ $(wc -l <"$T/bad.err") != 1 ]] ||
-		! grep -q 'iometer: access_spec: ' "$T/bad.err"; then
+		! grep -q 'iometer_spec: access_spec: ' "$T/bad.err"; then
 		bad="$bad [$spec: $st $(cat "$T/bad.err")]"
 	fi
 done
 is "$bad" "" "bad access_spec values: exit 2 and one line naming access_spec"
-"$SB_BIN" --name=g --ioengine=null --generator=iometer --size=1m \
+"$SB_BIN" --name=g --ioengine=null --generator=iometer_spec --size=1m \
 	--access_spec=4k:90:50:50 >"$T/bad.out" 2>"$T/bad.err"
 like "$(cat "$T/bad.err")" "access_spec: the shares sum to 90, not 100" \
 	"shares that do not sum to 100: the message says so"
-"$SB_BIN" --name=g --ioengine=null --generator=iometer --size=1m \
+"$SB_BIN" --name=g --ioengine=null --generator=iometer_spec --size=1m \
 	--access_spec_name=nosuch >"$T/bad.out" 2>"$T/bad.err"
 like "$?:$(cat "$T/bad.err")" "^2:.*access_spec_name: no specification \"nosuch\" in the library; it has default file_server" \
 	"an unknown name: exit 2, the library's names listed"

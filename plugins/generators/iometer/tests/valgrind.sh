@@ -15,15 +15,15 @@ plan 3
 source "$(dirname "$0")/../../../../reporters/common/vg.sh"
 
 vg "psync: bursts, a delay, replies" --name=v --ioengine=psync \
-	--rw=randrw --generator=iometer --directory="$T" --size=4m --bs=16k \
+	--rw=randrw --generator=iometer_spec --directory="$T" --size=4m --bs=16k \
 	--access_spec=512:30:70:60:0:3:0:0,4k:40:50:50:5:2:4k:8k,16k:30:0:0 \
 	--number_ios=600
 vg "iodepth 4: replies owed in several slots" --name=d --ioengine=null \
-	--rw=randrw --generator=iometer --size=4m --bs=16k --iodepth=4 \
+	--rw=randrw --generator=iometer_spec --size=4m --bs=16k --iodepth=4 \
 	--access_spec=4k:50:100:100:0:1:0:16k,8k:50:0:100:0:1:0:2k \
 	--number_ios=2000 --numjobs=2
 vg "a library entry, two files" --name=l --ioengine=psync --rw=randrw \
-	--generator=iometer --access_spec_name=web_server --bs=512k \
+	--generator=iometer_spec --access_spec_name=web_server --bs=512k \
 	--directory="$T" --nrfiles=2 --size=8m --number_ios=500
 
 done_testing
