@@ -157,7 +157,10 @@ static size_t csv_pct_columns(const struct sb_view_run *res, double *cols)
 	return n;
 }
 
-static void csv_header(struct sb_linebuf *b, const double *cols, size_t ncols)
+/* A run with sweep= points gets a last column, sweep, their values
+ * ("bs=4k iodepth=8"; empty on other jobs' rows); others keep the layout. */
+static void csv_header(struct sb_linebuf *b, const double *cols, size_t ncols,
+		       int sweep)
 {
 	sb_linebuf_add(
 		b, "job,clone,group,direction,ios,bytes,runtime_ms,iops,mb_s,"
@@ -172,13 +175,14 @@ static void csv_header(struct sb_linebuf *b, const double *cols, size_t ncols)
 				*c = '_';
 		sb_linebuf_add(b, ",clat_p%s_ms", name);
 	}
-	sb_linebuf_add(b, ",usr_cpu,sys_cpu,host_cpu,cpu_efficiency,errors\n");
+	sb_linebuf_add(b, ",usr_cpu,sys_cpu,host_cpu,cpu_efficiency,errors%s\n",
+		       sweep ? ",sweep" : "");
 }
 
 static void csv_row(struct sb_env *env, struct sb_linebuf *b,
 		    const struct sb_view_job *r, const char *dir,
 		    const struct sb_view_dir *s, uint64_t errors,
-		    const double *cols, size_t ncols)
+		    const double *cols, size_t ncols, int sweep)
 {
 	double secs = (double)s->runtime_ns / 1e9;
 	int rated = s->runtime_ns > 0;
@@ -210,7 +214,12 @@ static void csv_row(struct sb_env *env, struct sb_linebuf *b,
 	csv_num(b, r->sys_cpu, 2);
 	csv_num(b, r->host_cpu, 2);
 	csv_num(b, r->cpu_efficiency, 3);
-	sb_linebuf_add(b, ",%llu\n", (unsigned long long)errors);
+	sb_linebuf_add(b, ",%llu", (unsigned long long)errors);
+	if (sweep) {
+		sb_linebuf_add(b, ",");
+		csv_text(b, r->sweep ? r->sweep : "");
+	}
+	sb_linebuf_add(b, "\n");
 }
 
 static int csv_used(const struct sb_view_dir *s)
@@ -223,7 +232,7 @@ static int csv_used(const struct sb_view_dir *s)
  * nothing at all still gets a row, "none", so it is not lost. */
 static void csv_job(struct sb_env *env, struct sb_linebuf *b,
 		    const struct sb_view_job *r, const double *cols,
-		    size_t ncols)
+		    size_t ncols, int sweep)
 {
 	int rows = 0;
 
@@ -232,19 +241,20 @@ static void csv_job(struct sb_env *env, struct sb_linebuf *b,
 			if (!csv_used(&r->dir[d]))
 				continue;
 			csv_row(env, b, r, csv_dir_names[d], &r->dir[d],
-				r->dir[d].errors, cols, ncols);
+				r->dir[d].errors, cols, ncols, sweep);
 			rows++;
 		}
 	}
 	if (r->unified != SB_UNIFIED_NONE && csv_used(&r->mixed)) {
 		csv_row(env, b, r, "mixed", &r->mixed, r->mixed.errors, cols,
-			ncols);
+			ncols, sweep);
 		rows++;
 	}
 	if (!rows) {
 		static const struct sb_view_dir none;
 
-		csv_row(env, b, r, "none", &none, r->total_errors, cols, ncols);
+		csv_row(env, b, r, "none", &none, r->total_errors, cols, ncols,
+			sweep);
 	}
 }
 
@@ -317,18 +327,20 @@ static int csv_run_end_view(struct sb_env *env, const struct sb_view_run *res)
 	double cols[CSV_MAXPCT];
 	struct sb_linebuf b = {0};
 	size_t ncols;
-	int rc;
+	int rc, sweep = 0;
 
 	if (o->series)
 		return 0;
 	ncols = csv_pct_columns(res, cols);
-	csv_header(&b, cols, ncols);
+	for (unsigned i = 0; i < res->njobs; i++)
+		sweep |= res->jobs[i]->sweep != NULL;
+	csv_header(&b, cols, ncols, sweep);
 	rc = csv_flush(env, &b);
 	for (unsigned i = 0; i < res->njobs && !rc; i++) {
 		struct sb_view_job r;
 
 		r = *res->jobs[i];
-		csv_job(env, &b, &r, cols, ncols);
+		csv_job(env, &b, &r, cols, ncols, sweep);
 		rc = csv_flush(env, &b);
 	}
 	sb_linebuf_free(&b);

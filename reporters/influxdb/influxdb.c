@@ -284,6 +284,8 @@ static void influxdb_tags(struct sb_env *env, struct influxdb_point *pt,
 		influxdb_lp_tag(pt, "job", name);
 	if (h->res_str(r, SB_FIG_ENGINE, &engine) == 0)
 		influxdb_lp_tag(pt, "engine", engine);
+	if (h->res_str(r, SB_FIG_SWEEP, &v) == 0)
+		influxdb_lp_tag(pt, "sweep", v);
 	if (h->res_u64(r, SB_SCOPE_JOB, SB_FIG_GROUPID, &u) == 0) {
 		snprintf(w->group, sizeof(w->group), "%" PRIu64, u);
 		influxdb_lp_tag(pt, "group", w->group);

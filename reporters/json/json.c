@@ -689,6 +689,8 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 	json_ss(r, o);
 	if (r->description && *r->description)
 		json_str(o, "desc", r->description);
+	if (r->sweep)
+		json_str(o, "sweep", r->sweep);
 	json_own(&j, o);
 	json_close(o, '}');
 }

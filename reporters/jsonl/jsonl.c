@@ -341,6 +341,8 @@ static int jsonl_job_end_view(struct sb_env *env, const struct sb_view_job *in)
 	jsonl_text(&b, "engine", r.engine);
 	if (r.description && *r.description)
 		jsonl_text(&b, "description", r.description);
+	if (r.sweep)
+		jsonl_text(&b, "sweep", r.sweep);
 	jsonl_i64(&b, "start_unix_ms", r.start_unix_ms);
 	jsonl_num(&b, "runtime_ms", (double)r.runtime_ns / 1e6);
 	/* fio's "error" is the positive errno. */

@@ -638,6 +638,9 @@ static void normal_header(struct sb_env *env, const struct sb_view_job *r)
 	if (r->description && *r->description)
 		NORMAL_PRINT(env, "  Description  : [%s]\n",
 			     normal_text(r->description, buf, sizeof(buf)));
+	if (r->sweep)
+		NORMAL_PRINT(env, "  Sweep        : %s\n",
+			     normal_text(r->sweep, buf, sizeof(buf)));
 }
 
 static void normal_job(struct sb_env *env, const struct sb_view_run *res,

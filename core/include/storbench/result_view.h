@@ -99,6 +99,7 @@ struct sb_view_job {
 	size_t npercentiles;
 	uint32_t pct_flags;	 /* SB_PCT_* */
 	const char *description; /* or NULL */
+	const char *sweep;	 /* ABI 2.4, SB_FIG_SWEEP: or NULL */
 	int64_t start_unix_ms;
 	uint64_t total_errors;
 	int first_error;
@@ -335,6 +336,7 @@ static inline int sb_view_job_fill(const struct sb_host *h,
 	v->cpu_efficiency = sb_view_f64_(h, r, J, SB_FIG_CPU_EFFICIENCY);
 	v->pct_flags = (uint32_t)sb_view_u64_(h, r, J, SB_FIG_PCT_FLAGS);
 	v->description = sb_view_str_(h, r, SB_FIG_DESCRIPTION);
+	v->sweep = sb_view_str_(h, r, SB_FIG_SWEEP);
 	v->start_unix_ms = sb_view_i64_(h, r, J, SB_FIG_START_UNIX_MS);
 	v->total_errors = sb_view_u64_(h, r, J, SB_FIG_TOTAL_ERRORS);
 	v->first_error = (int)sb_view_i64_(h, r, J, SB_FIG_FIRST_ERROR);

@@ -107,6 +107,10 @@ extern "C" {
 #define SB_FIG_NAME	   0x1005u /* (str) job name; disk: device name */
 #define SB_FIG_ENGINE	   0x1006u /* (str) engine's name */
 #define SB_FIG_DESCRIPTION 0x1007u /* (str) description=, when set */
+/* ABI 2.4, job: the point of a sweep= the job is, its swept options and
+ * values in sweep order ("bs=4k iodepth=8"). Absent from a job that is no
+ * point of a sweep, and from an older host. */
+#define SB_FIG_SWEEP 0x1008u /* (str) */
 /* job: how it ended. */
 #define SB_FIG_ERROR  0x1010u /* (i64) first error as -errno, 0 */
 #define SB_FIG_ERRMSG 0x1011u /* (str) its message, or "" */

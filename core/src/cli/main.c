@@ -19,6 +19,7 @@
 
 #include "../config/config.h"
 #include "../jobfile/jobfile.h"
+#include "../jobfile/sweep.h"
 #include "../options/fio_values.h"
 #include "../report/eta.h"
 #include "../loader/loader.h"
@@ -248,6 +249,10 @@ int main(int argc, char **argv)
 	}
 	if (c.nsections && !code)
 		code = keep_sections(&ctx, &c);
+	if (!code && sb_jobset_sweep(&ctx, &c.jobs)) {
+		sb_log(&ctx, SB_LOG_ERROR, NULL, "%s", ctx.err);
+		code = SB_EXIT_BAD_INPUT;
+	}
 	/* Before anything is printed or run: every secret option of the
 	 * jobs' plugins known, and none left readable in ps. */
 	sb_secrets_learn(&ctx, &loader, &c.jobs, &sec);

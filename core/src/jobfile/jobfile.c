@@ -109,6 +109,7 @@ static int kv_copy(struct sb_ctx *ctx, struct sb_jobset *set,
 static void jobdef_free(struct sb_jobdef *j)
 {
 	kv_free(j->kvs);
+	free(j->sweep);
 	free(j->name);
 	free(j);
 }
@@ -125,6 +126,30 @@ static struct sb_jobdef *jobdef_new(const char *name, const char *where)
 	}
 	sb_strlcpy(j->where, where, sizeof(j->where));
 	return j;
+}
+
+struct sb_jobdef *sb_jobdef_new(const char *name, const char *where)
+{
+	return jobdef_new(name, where);
+}
+
+void sb_jobdef_free(struct sb_jobdef *job)
+{
+	jobdef_free(job);
+}
+
+int sb_jobdef_add(struct sb_ctx *ctx, struct sb_jobset *set,
+		  struct sb_jobdef *job, const char *key, const char *value,
+		  const char *where)
+{
+	struct sb_kv **tail = kv_tail(&job->kvs);
+	int rc = count_pairs(ctx, set, 1);
+
+	if (rc)
+		return rc;
+	if (!(*tail = kv_new(key, value, where)))
+		return sb_err(ctx, -ENOMEM, "out of memory");
+	return 0;
 }
 
 /*

@@ -80,6 +80,9 @@ struct sb_jobdef {
 	 * those came from the command line's global options. */
 	unsigned ninherited;
 	unsigned ncmd;
+	/* One point of a sweep= (sweep.h): its values, "bs=4k iodepth=8";
+	 * NULL for a job that is not one. */
+	char *sweep;
 };
 
 /*
@@ -128,6 +131,14 @@ int sb_jobset_section(struct sb_ctx *ctx, struct sb_jobset *set,
 		      const char *name, const char *where);
 int sb_jobset_kv(struct sb_ctx *ctx, struct sb_jobset *set, const char *key,
 		 const char *value, const char *where);
+
+/* For the rewrites of a read set (sweep.h): a job linked nowhere, freeing
+ * one, and a pair appended to a job, counted against the set's limit. */
+struct sb_jobdef *sb_jobdef_new(const char *name, const char *where);
+void sb_jobdef_free(struct sb_jobdef *job);
+int sb_jobdef_add(struct sb_ctx *ctx, struct sb_jobset *set,
+		  struct sb_jobdef *job, const char *key, const char *value,
+		  const char *where);
 
 /* Jobs, not counting [global] sections. */
 size_t sb_jobset_count(const struct sb_jobset *set);

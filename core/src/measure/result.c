@@ -266,6 +266,7 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 	if (job_options(rj, res) || sync_view(rj, res, i, nstarted, live))
 		return -ENOMEM;
 	r->description = o->description;
+	r->sweep = rj->def->sweep;
 	r->iodepth = rj->job.iodepth;
 	/* fio reports the last clone's depth for clones reported as one. */
 	r->latency_depth = rj->job.iodepth;

@@ -243,6 +243,7 @@ static void period(struct sb_sampler *s, struct sb_period_track *p,
 			ij->job_id = rj->job_id;
 			ij->groupid = rj->groupid;
 			ij->engine = rj->engine ? rj->engine->desc->name : NULL;
+			ij->sweep = rj->def->sweep;
 			ij->iodepth = rj->job.iodepth;
 			ij->numjobs = rj->job.numjobs;
 			ij->options = s->jobopts[j];

@@ -105,6 +105,10 @@ const struct sb_option sb_core_options[] = {
 	 .help = "I/O engine plugin: a name, a path, or external:/path"},
 	{OPT("generator", generator), .type = SB_OPT_STR,
 	 .help = "workload generator plugin (default: the fio pattern)"},
+	{OPT("sweep", sweep), .type = SB_OPT_STR,
+	 .help = "run the job once per value of an option, each alone: "
+		 "OPT:LO-HI[:xN|:+N] (both ends) or OPT:V1,V2,...; several "
+		 "make a grid, the first varying slowest"},
 	{OPT("rw", rw), .alias = "readwrite", .type = (int)SB_OPT_RW,
 	 .def = "read",
 	 .help = "I/O pattern: read, write, randread, randwrite, rw, randrw"},

@@ -376,6 +376,8 @@ static const char *job_str(const struct sb_job_result *r, uint32_t fig)
 		return r->engine;
 	case SB_FIG_DESCRIPTION:
 		return r->description;
+	case SB_FIG_SWEEP:
+		return r->sweep;
 	case SB_FIG_ERRMSG:
 		return r->errmsg;
 	}
@@ -392,6 +394,8 @@ int sb_res_str(const struct sb_result *r, uint32_t fig, const char **out)
 		s = ((const struct sb_interval_job *)r->p)->name;
 	else if (r && r->kind == SB_RES_SHARE && fig == SB_FIG_ENGINE)
 		s = ((const struct sb_interval_job *)r->p)->engine;
+	else if (r && r->kind == SB_RES_SHARE && fig == SB_FIG_SWEEP)
+		s = ((const struct sb_interval_job *)r->p)->sweep;
 	else if (r && r->kind == SB_RES_DISK && fig == SB_FIG_NAME)
 		s = ((const struct sb_disk *)r->p)->name;
 	if (!s)

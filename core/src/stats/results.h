@@ -88,6 +88,7 @@ struct sb_job_result {
 	size_t npercentiles;
 	unsigned pct_flags;
 	const char *description;
+	const char *sweep; /* SB_FIG_SWEEP, or NULL */
 	int64_t start_unix_ms;
 	uint64_t total_errors;
 	uint64_t cancelled;   /* I/Os cancel() gave up at a stop */
@@ -120,6 +121,7 @@ struct sb_interval_job {
 	uint64_t errors[SB_DDIR_COUNT];			/* I/Os that failed */
 	/* Who the job is, for reporters that tag each period with it. */
 	const char *engine;
+	const char *sweep; /* SB_FIG_SWEEP, or NULL */
 	unsigned iodepth;
 	unsigned numjobs;
 	const struct sb_fact *options;
