@@ -69,7 +69,9 @@ head -c 1048576 /dev/zero >b
 sb() {
 	local n=$1
 	shift
-	strace -f -tt -y -qq -o "$n.st" \
+	# LeakSanitizer cannot run under ptrace: no leak check here.
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -tt -y -qq -o "$n.st" \
 		-e trace=pread64,pwrite64,fsync,fdatasync,fallocate \
 		"$SB_BIN" --name=r --ioengine=psync --bs=16k --rw=randrw \
 		--generator=replay "$@" >"$n.out" 2>"$n.err"

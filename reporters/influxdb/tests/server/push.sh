@@ -5,7 +5,8 @@
 # equal to its figures in the JSON report, the period points adding up to
 # the job's totals, the run's point the sum of its jobs; the tags of each
 # point, hostile names round-tripped; the password in no output. The same
-# from a configuration file's [influxdb] section.
+# from a configuration file's [influxdb] section. A sweep's points each
+# carry their sweep tag.
 set -u
 source "$SB_SOURCE_DIR/tests/tap/tap.sh"
 source "$SB_SOURCE_DIR/tests/servers/lib.sh"
@@ -15,7 +16,7 @@ COMMON=$(cd -- "$(dirname -- "$0")/../../../common" && pwd)
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 23
+plan 25
 
 RUN="push-$$-$RANDOM"
 J2='odd name, x=y "q"'
@@ -186,5 +187,15 @@ is "$(count_of "SELECT * FROM storbench WHERE run='$RUN-conf' AND \"from\"='conf
 ok "the config file's password is in no output" no_secret c.out c.err c.json
 is "$(count_of "SELECT * FROM storbench WHERE run='$RUN-conf' AND kind='job'")" 1 \
 	"and its job's summary"
+
+# sweep=: a summary per point, each with the point's values as its tag.
+"$SB_BIN" --output-format=influxdb "${A[@]}" --influxdb.run_id="$RUN-sweep" \
+	--name=sw --ioengine=null --rw=read --bs=4k --size=1m \
+	--sweep=iodepth:1,4 >s.out 2>s.err
+is "$?" 0 "a sweep of iodepth 1 and 4 pushed"
+is "$(rows "SELECT * FROM storbench WHERE run='$RUN-sweep' AND kind='job'" | cut -f2 |
+	python3 -c 'import json, sys
+print(" ".join(sorted("%s/%s" % (p.get("sweep"), p.get("iodepth")) for p in map(json.loads, sys.stdin))))')" \
+	"iodepth=1/1 iodepth=4/4" "each point's summary has its sweep tag and its iodepth"
 
 done_testing
