@@ -572,6 +572,19 @@ static void iom_worker_name(struct sb_linebuf *b, const struct sb_view_job *r)
 		sb_linebuf_add(b, " %u", r->clone);
 }
 
+/* A WORKER or DISK row's fields after its names: a worker has one disk,
+ * so both rows carry the same figures, and no CPU of their own. */
+static void iom_worker_fields(struct sb_linebuf *b, const struct iom_fig *f)
+{
+	iom_perf(b, f);
+	iom_raw(b, f);
+	iom_setup(b, f);
+	iom_empty(b, 5);
+	iom_u(b, IOM_TICKS);
+	iom_empty(b, 5);
+	iom_bins(b, f);
+}
+
 static int iom_results(struct sb_env *env, const struct sb_view_run *res)
 {
 	struct iom_state *st = env->state;
@@ -677,23 +690,11 @@ static int iom_results(struct sb_env *env, const struct sb_view_run *res)
 		sb_linebuf_add(&b, ",");
 		iom_name(&b, iom_spec_name(r));
 		sb_linebuf_add(&b, ",,,1");
-		iom_perf(&b, &jf[i]);
-		iom_raw(&b, &jf[i]);
-		iom_setup(&b, &jf[i]);
-		iom_empty(&b, 5);
-		iom_u(&b, IOM_TICKS);
-		iom_empty(&b, 5);
-		iom_bins(&b, &jf[i]);
+		iom_worker_fields(&b, &jf[i]);
 		sb_linebuf_add(&b, "\nDISK,");
 		iom_target_name(&b, r);
 		sb_linebuf_add(&b, ",,,,");
-		iom_perf(&b, &jf[i]);
-		iom_raw(&b, &jf[i]);
-		iom_setup(&b, &jf[i]);
-		iom_empty(&b, 5);
-		iom_u(&b, IOM_TICKS);
-		iom_empty(&b, 5);
-		iom_bins(&b, &jf[i]);
+		iom_worker_fields(&b, &jf[i]);
 		sb_linebuf_add(&b, "\n");
 		rc = iom_flush(env, &b);
 		if (rc)
