@@ -10,6 +10,7 @@
 #ifndef SB_LINEBUF_H
 #define SB_LINEBUF_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,23 @@ static inline void sb_linebuf_add(struct sb_linebuf *b, const char *fmt, ...)
 		va_end(ap);
 	}
 	b->len += (size_t)n;
+}
+
+/* Send what b holds in one host->write and empty it; an allocation that
+ * failed on the way, or the write, is the reporter's error. Main or
+ * interval thread, as the reporter's write may be called there. */
+static inline int sb_linebuf_flush(struct sb_env *env, struct sb_linebuf *b)
+{
+	int rc;
+
+	if (b->oom)
+		return env->host->error(env->handle, -ENOMEM, "out of memory");
+	rc = env->host->write(env->handle, b->p, b->len);
+	b->len = 0;
+	if (rc)
+		return env->host->error(env->handle, rc,
+					"cannot write the results");
+	return 0;
 }
 
 static inline void sb_linebuf_free(struct sb_linebuf *b)

@@ -87,20 +87,6 @@ static void csv_ms(struct sb_linebuf *b, double ns, int measured)
 		sb_linebuf_add(b, ",");
 }
 
-static int csv_flush(struct sb_env *env, struct sb_linebuf *b)
-{
-	int rc;
-
-	if (b->oom)
-		return env->host->error(env->handle, -ENOMEM, "out of memory");
-	rc = env->host->write(env->handle, b->p, b->len);
-	b->len = 0;
-	if (rc)
-		return env->host->error(env->handle, rc,
-					"cannot write the results");
-	return 0;
-}
-
 static int csv_is_fio_default(const double *list, size_t n)
 {
 	size_t nd = sizeof(csv_fio_default_pcts) / sizeof(double);
@@ -269,7 +255,7 @@ static int csv_open(struct sb_env *env, const struct sb_run_info *run)
 		return 0;
 	sb_linebuf_add(
 		&b, "time_ms,job,direction,ios,bytes,iops,mb_s,lat_mean_ms\n");
-	rc = csv_flush(env, &b);
+	rc = sb_linebuf_flush(env, &b);
 	sb_linebuf_free(&b);
 	return rc;
 }
@@ -316,7 +302,7 @@ static int csv_interval_view(struct sb_env *env,
 			sb_linebuf_add(&b, "\n");
 		}
 	}
-	rc = b.len || b.oom ? csv_flush(env, &b) : 0;
+	rc = b.len || b.oom ? sb_linebuf_flush(env, &b) : 0;
 	sb_linebuf_free(&b);
 	return rc;
 }
@@ -335,13 +321,13 @@ static int csv_run_end_view(struct sb_env *env, const struct sb_view_run *res)
 	for (unsigned i = 0; i < res->njobs; i++)
 		sweep |= res->jobs[i]->sweep != NULL;
 	csv_header(&b, cols, ncols, sweep);
-	rc = csv_flush(env, &b);
+	rc = sb_linebuf_flush(env, &b);
 	for (unsigned i = 0; i < res->njobs && !rc; i++) {
 		struct sb_view_job r;
 
 		r = *res->jobs[i];
 		csv_job(env, &b, &r, cols, ncols, sweep);
-		rc = csv_flush(env, &b);
+		rc = sb_linebuf_flush(env, &b);
 	}
 	sb_linebuf_free(&b);
 	return rc;

@@ -134,20 +134,6 @@ static void iom_empty(struct sb_linebuf *b, int n)
 		sb_linebuf_add(b, ",");
 }
 
-static int iom_flush(struct sb_env *env, struct sb_linebuf *b)
-{
-	int rc;
-
-	if (b->oom)
-		return env->host->error(env->handle, -ENOMEM, "out of memory");
-	rc = env->host->write(env->handle, b->p, b->len);
-	b->len = 0;
-	if (rc)
-		return env->host->error(env->handle, rc,
-					"cannot write the results");
-	return 0;
-}
-
 /* Iometer's own time stamp: local time, milliseconds after a colon. */
 static void iom_stamp(struct sb_linebuf *b, int64_t unix_ns)
 {
@@ -696,7 +682,7 @@ static int iom_results(struct sb_env *env, const struct sb_view_run *res)
 		sb_linebuf_add(&b, ",,,,");
 		iom_worker_fields(&b, &jf[i]);
 		sb_linebuf_add(&b, "\n");
-		rc = iom_flush(env, &b);
+		rc = sb_linebuf_flush(env, &b);
 		if (rc)
 			goto out;
 	}
@@ -708,7 +694,7 @@ static int iom_results(struct sb_env *env, const struct sb_view_run *res)
 		st->aborted = 1;
 	}
 	st->runs++;
-	rc = iom_flush(env, &b);
+	rc = sb_linebuf_flush(env, &b);
 out:
 	sb_linebuf_free(&b);
 	iom_snap_free(&st->start);
@@ -733,7 +719,7 @@ static int iom_open(struct sb_env *env, const struct sb_run_info *run)
 	iom_name(&b, run->host_version);
 	sb_linebuf_add(&b, "\n'Version\n1.1.0\n");
 	iom_stamp(&b, run->start_unix_ns ? run->start_unix_ns : iom_now_ns());
-	rc = iom_flush(env, &b);
+	rc = sb_linebuf_flush(env, &b);
 	sb_linebuf_free(&b);
 	return rc;
 }
