@@ -83,15 +83,18 @@ RD=(--name=r --filename=data --rw=read --bs=1m --size=16m --verify=sha512
 # threads PID: the most threads the process had while it ran; sb-verify.*
 # lines with the CPU ticks and CPUs of each verify thread, as last seen.
 watch_threads() {
-	local pid=$1 most=0 n t
+	local pid=$1 most=0 n t st cl
 	while kill -0 "$pid" 2>/dev/null; do
 		n=$(find "/proc/$pid/task" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
 		((n > most)) && most=$n
 		for t in /proc/"$pid"/task/*; do
 			[[ $(cat "$t/comm" 2>/dev/null) == sb-verify ]] || continue
-			awk -v t="${t##*/}" '{ printf "sb-verify %s %d ", t, $14 + $15 }' "$t/stat" 2>/dev/null \
-				>"vt.${t##*/}"
-			grep Cpus_allowed_list "$t/status" 2>/dev/null | awk '{ print $2 }' >>"vt.${t##*/}"
+			# A thread that exits between the reads leaves its last
+			# complete sample in place, not an empty file.
+			st=$(awk -v t="${t##*/}" '{ printf "sb-verify %s %d", t, $14 + $15 }' \
+				"$t/stat" 2>/dev/null) || continue
+			cl=$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status" 2>/dev/null)
+			[[ -n $st && -n $cl ]] && echo "$st $cl" >"vt.${t##*/}"
 		done
 		sleep 0.1
 	done
