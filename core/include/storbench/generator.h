@@ -147,6 +147,22 @@ struct sb_gen_done {
 	uint64_t done_ns;  /* host clock: its completion seen */
 };
 
+/*
+ * ABI 2.5. What a generator's workload will issue, asked for once when
+ * the job is parsed (needs(), after check): the host opens the job's
+ * files for the directions named here as well as those rw= allows, and
+ * sizes the I/O buffers (sb_gen_worker.max_bs) for the longest I/O, so a
+ * mix that writes or moves large transfers need not be restated in rw=
+ * and bs=. Owned by the host and zeroed before the call; a field left 0
+ * leaves the job's own. A job that writes passes the device guard as a
+ * writer whatever it says (every generator job does).
+ */
+struct sb_gen_needs {
+	uint32_t size;	  /* sizeof(struct sb_gen_needs) as the host knows it */
+	uint32_t rw;	  /* SB_JOB_READS | SB_JOB_WRITES | SB_JOB_TRIMS */
+	uint64_t max_len; /* bytes of the longest data I/O */
+};
+
 /* next() results besides 0 (a spec filled) and a negative error. */
 /* The worker's workload is finished; the host drains what is in flight
  * and ends the phase. */
@@ -176,6 +192,10 @@ struct sb_generator_ops {
 	 * for again. Not called for I/Os the host adds itself (fsync=,
 	 * verify reads) nor for I/Os cancelled when a worker stops. */
 	void (*complete)(struct sb_env *env, const struct sb_gen_done *done);
+	/* ABI 2.5. Optional [main], right after check, with the same
+	 * options: fill *needs. 0, or a negative error that refuses the
+	 * job as check's does. */
+	int32_t (*needs)(struct sb_env *env, struct sb_gen_needs *needs);
 };
 
 #ifdef __cplusplus

@@ -113,6 +113,9 @@ struct sb_runjob {
 	const struct sb_plugin *gen; /* NULL: the built-in fio workload */
 	const struct sb_generator_ops *gops;
 	void *gen_opts;
+	/* What the generator's needs() said it issues beyond rw= and bs=:
+	 * its longest data I/O in bytes (0: none said). */
+	uint64_t gen_max_len;
 	struct sb_replay *replay; /* read_iolog's log, or NULL */
 	char *merged;		  /* merge_blktrace_file's bytes, to write */
 	size_t merged_len;
@@ -183,6 +186,15 @@ struct sb_runjob {
 	struct sb_flow *flow;
 	struct sb_run_signal *done_signal;
 };
+
+/* The I/O buffers' size: the job's largest block size, or a generator's
+ * longest I/O when that is longer. */
+static inline uint64_t sb_runjob_max_bs(const struct sb_runjob *rj)
+{
+	uint64_t bs = sb_job_max_bs(&rj->opts);
+
+	return rj->gen_max_len > bs ? rj->gen_max_len : bs;
+}
 
 /* struct sb_runjob.sampling: whether the interval thread reads the job's
  * workers. ENDING: the workers are done; the thread takes the last period

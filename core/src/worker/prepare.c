@@ -1068,6 +1068,16 @@ static const int fallocate_of[] = {
  * the table's: --parse-only runs it, and what it refuses is bad input at
  * the option's file:line, not a job that fails once it has started.
  */
+/* A plugin's env for a hook of the main thread at parse time. */
+static void parse_env(struct sb_ctx *ctx, const struct sb_runjob *rj,
+		      const struct sb_plugin *p, void *opts,
+		      struct sb_handle *h, struct sb_env *env)
+{
+	sb_handle_init(h, ctx, p->desc->name);
+	sb_env_init(env, h, p->state, opts, NULL, &rj->job, 0);
+	env->job_id = rj->job_id;
+}
+
 static int check_plugin(struct sb_ctx *ctx, struct sb_runjob *rj,
 			const struct sb_plugin *p,
 			int (*check)(struct sb_env *, const char **),
@@ -1080,9 +1090,7 @@ static int check_plugin(struct sb_ctx *ctx, struct sb_runjob *rj,
 
 	if (!check)
 		return 0;
-	sb_handle_init(&h, ctx, p->desc->name);
-	sb_env_init(&env, &h, p->state, opts, NULL, &rj->job, 0);
-	env.job_id = rj->job_id;
+	parse_env(ctx, rj, p, opts, &h, &env);
 	rc = check(&env, &option);
 	if (rc)
 		/* A positive return breaks the contract; it still refuses. */
@@ -1092,6 +1100,31 @@ static int check_plugin(struct sb_ctx *ctx, struct sb_runjob *rj,
 		       sb_handle_errmsg(&h, rc < 0 ? rc : -EINVAL));
 	sb_handle_release(&h);
 	return rc < 0 ? rc : rc ? -EINVAL : 0;
+}
+
+/* A generator's needs() (ABI 2.5): the directions it issues join rw='s,
+ * and its longest I/O sizes the buffers. */
+static int gen_needs(struct sb_ctx *ctx, struct sb_runjob *rj)
+{
+	struct sb_gen_needs n = {.size = sizeof(n)};
+	struct sb_handle h;
+	struct sb_env env;
+	int rc;
+
+	if (!SB_HAS_FIELD(rj->gops, needs) || !rj->gops->needs)
+		return 0;
+	parse_env(ctx, rj, rj->gen, rj->gen_opts, &h, &env);
+	rc = rj->gops->needs(&env, &n);
+	if (rc)
+		sb_err(ctx, rc < 0 ? rc : -EINVAL, "%s: job %s: %s: %s",
+		       rj->def->where, rj->def->name, rj->gen->desc->name,
+		       sb_handle_errmsg(&h, rc < 0 ? rc : -EINVAL));
+	sb_handle_release(&h);
+	if (rc)
+		return rc < 0 ? rc : -EINVAL;
+	rj->job.rw |= n.rw & (SB_JOB_READS | SB_JOB_WRITES | SB_JOB_TRIMS);
+	rj->gen_max_len = n.max_len;
+	return 0;
 }
 
 /*
@@ -1306,15 +1339,21 @@ int sb_runjob_prepare(struct sb_ctx *ctx, struct sb_loader *loader,
 		       (long long)rj->opts.iodepth);
 	/* The plugins' own checks first: theirs say why. */
 	fill_job_facts(rj);
-	rc = check_plugin(ctx, rj, rj->engine,
-			  SB_HAS_FIELD(rj->eops, check) ? rj->eops->check
-							: NULL,
-			  rj->engine_opts);
-	if (!rc && rj->gen)
+	/* The generator first: what it needs opens the files, and the
+	 * engine's check sees the job as it will run. */
+	if (rj->gen) {
 		rc = check_plugin(
 			ctx, rj, rj->gen,
 			SB_HAS_FIELD(rj->gops, check) ? rj->gops->check : NULL,
 			rj->gen_opts);
+		if (!rc)
+			rc = gen_needs(ctx, rj);
+	}
+	if (!rc)
+		rc = check_plugin(
+			ctx, rj, rj->engine,
+			SB_HAS_FIELD(rj->eops, check) ? rj->eops->check : NULL,
+			rj->engine_opts);
 	if (rc)
 		return rc;
 	if (rj->opts.direct && !(rj->eops->flags & SB_ENGINE_DIRECT)) {

@@ -13,7 +13,7 @@ int sb_slots_alloc(struct sb_worker *w)
 {
 	const struct sb_runjob *rj = w->rj;
 	struct sb_worker_slots *sl = &w->slots;
-	uint64_t bs = sb_job_max_bs(&rj->opts);
+	uint64_t bs = sb_runjob_max_bs(rj);
 	int need_data = !(rj->eops->flags & SB_ENGINE_NO_DATA);
 
 	sl->depth = w->layout ? 1 : rj->job.iodepth;

@@ -84,7 +84,7 @@ static int describe_worker(struct sb_worker *w)
 		.file_stride = sizeof(*w->gen.files),
 		.depth = w->slots.depth,
 		.seed = (uint64_t)o->randseed,
-		.max_bs = sb_job_max_bs(o),
+		.max_bs = sb_runjob_max_bs(rj),
 		.align = rj->job.direct ? 512 : 1,
 		.min_bs = sb_job_min_bs(o),
 		.io_bytes = rj->job.io_bytes,

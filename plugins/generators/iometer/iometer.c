@@ -335,6 +335,35 @@ static int iom_check(struct sb_env *env, const char **option)
 	return 0;
 }
 
+/* The directions and the longest transfer of the spec's lines, so the
+ * host opens the files for them and sizes the buffers: an access spec
+ * says its mix whatever rw= and bs= say. */
+static int iom_needs(struct sb_env *env, struct sb_gen_needs *n)
+{
+	struct iom_spec sp;
+	const char *option;
+	char err[512];
+
+	if (resolve(env->opts, &sp, &option, err, sizeof(err)))
+		return env->host->error(env->handle, -EINVAL, "%s: %s", option,
+					err);
+	for (uint32_t i = 0; i < sp.n; i++) {
+		const struct iom_line *l = &sp.line[i];
+		uint64_t big = l->size > l->reply ? l->size : l->reply;
+
+		if (!l->share)
+			continue;
+		/* A reply goes the other way from its request. */
+		if (l->read || (l->reply && l->read < 100))
+			n->rw |= SB_JOB_READS;
+		if (l->read < 100 || (l->reply && l->read))
+			n->rw |= SB_JOB_WRITES;
+		if (big > n->max_len)
+			n->max_len = big;
+	}
+	return 0;
+}
+
 /* splitmix64: a stream of the clone's own from one seed. */
 static uint64_t rnd(struct iom_state *s)
 {
@@ -561,6 +590,7 @@ static const struct sb_generator_ops iom_ops = {
 	.cleanup = iom_cleanup,
 	.check = iom_check,
 	.complete = iom_complete,
+	.needs = iom_needs,
 };
 
 SB_PLUGIN_DEFINE(iometer_spec, SB_KIND_GENERATOR, &iom_ops, .license = "MIT",

@@ -13,7 +13,7 @@ sb_tmpdir T
 CHECK="$(dirname "$0")/iolog_check.py"
 command -v strace >/dev/null || bail "strace is not installed"
 
-plan 31
+plan 33
 
 # gen NAME ARGS...: one psync worker in $T/NAME, its iolog $T/NAME.log.
 gen() {
@@ -126,6 +126,29 @@ j = json.load(open(sys.argv[1]))["jobs"][0]
 print(j["transactions"]["total"], j["read"]["total_ios"] + j["write"]["total_ios"])' \
 	"$T/txn1.out" >"$T/txn1.n" 2>&1
 is "$(cat "$T/txn1.n")" "1024 1024" "without replies a transaction is one I/O"
+
+# The spec says its mix whatever rw= and bs= say (needs(), ABI 2.5): with
+# rw=read and bs=4k a spec of 64 KiB writes and 16 KiB reads runs, its files
+# opened for writing and its buffers sized for 64 KiB; a spec that only
+# reads leaves a read job's files opened read-only by the worker (the
+# last open; the layout's check before it opens as for any read job).
+gen need --rw=read --bs=4k --size=32m --number_ios=400 \
+	--access_spec=64k:50:0:100,16k:50:100:100
+awk '$2 == "write" || $2 == "read" { n[$2 ":" $4]++ }
+	END { print (n["write:65536"] > 100 && n["read:16384"] > 100) ? "both" : "missing" }' \
+	"$T/need.log" >"$T/need.n"
+is "$?:$(cat "$T/need.n")" "0:both" \
+	"rw=read, bs=4k: the spec's 64 KiB writes and 16 KiB reads are issued"
+mkdir -p "$T/ro"
+"$SB_BIN" --name=g --ioengine=psync --rw=write --size=1m --directory="$T/ro" \
+	--filename=f >/dev/null 2>&1
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	strace -f -qq -e trace=openat -o "$T/ro.trace" "$SB_BIN" --name=g --ioengine=psync \
+	--rw=read --bs=4k --size=1m --directory="$T/ro" --filename=f \
+	--generator=iometer_spec --access_spec=4k:100:100:100 --number_ios=100 \
+	>"$T/ro.out" 2>&1
+like "$(grep '/ro/f"' "$T/ro.trace" | tail -1)" "O_RDONLY" \
+	"a spec that only reads, rw=read: the file opens read-only"
 
 # --- the library, against the scenarios' table (SCENARIOS.md) -------------------
 # name, then the rows' numbers: size:share:read:random per transfer size.
