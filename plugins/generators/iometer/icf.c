@@ -83,6 +83,7 @@ struct icf {
 	char test_type[64];
 	unsigned test_line;
 	unsigned nmanagers;
+	unsigned mixed; /* tests of cycling over workers unlike */
 	struct icf_spec *specs;
 	unsigned nspecs;
 	struct icf_worker *workers;
@@ -129,7 +130,8 @@ static const char *value(struct icf *f, unsigned *line)
 	       !is_key(f->lines[f->at]))
 		f->at++;
 	if (f->at == f->nlines || is_key(f->lines[f->at])) {
-		refuse(f, f->at, "no value after the key on the line above");
+		refuse(f, f->at, "\"%s\" has no value on the line after it",
+		       f->lines[f->at - 1]);
 		return NULL;
 	}
 	*line = f->at + 1;
@@ -243,13 +245,22 @@ static void test_setup(struct icf *f, const char *key)
 			snprintf(f->test_type, sizeof(f->test_type), "%s", s);
 			f->test_line = line;
 		}
-	} else {
-		/* Test Description, Default Disk/Network Workers to Spawn
-		 * (workers a manager starts with, not those of the file),
-		 * Record Results (what goes to Iometer's results file), Disk
-		 * Cycling (used by the target test types only, refused at
-		 * the Test Type): nothing to run. */
+	} else if (key_is(key, "'Test Description") ||
+		   key_is(key, "'Default Disk Workers to Spawn") ||
+		   key_is(key, "'Default Network Workers to Spawn") ||
+		   key_is(key, "'Record Results") ||
+		   key_is(key, "'Disk Cycling")) {
+		/* The workers a manager starts with (not the file's), what
+		 * goes to Iometer's results file, and the step of the target
+		 * test types (refused at the Test Type): nothing to run. */
 		value(f, &line);
+	} else {
+		refuse(f, f->at,
+		       "\"%s\" is not a key of Iometer 1.1.0's "
+		       "test setup",
+		       key);
+		while (f->at < f->nlines && !is_key(f->lines[f->at]))
+			f->at++;
 	}
 }
 
@@ -355,7 +366,7 @@ static int find_spec(const struct icf *f, const char *name)
 }
 
 static void worker_settings(struct icf *f, struct icf_worker *w,
-			    const char *key)
+			    const char *key, unsigned key_line)
 {
 	long long v[3];
 	unsigned line;
@@ -410,7 +421,7 @@ static void worker_settings(struct icf *f, struct icf_worker *w,
 		   key_is(key, "'VI outstanding IOs")) {
 		/* A network worker's: refused at its type. */
 	} else {
-		refuse(f, line - 1,
+		refuse(f, key_line,
 		       "\"%s\" is not a worker setting of "
 		       "Iometer 1.1.0",
 		       key);
@@ -548,7 +559,7 @@ static void manager_list(struct icf *f)
 		} else if (key_is(key, "'Target assignments")) {
 			targets(f, w);
 		} else {
-			worker_settings(f, w, key);
+			worker_settings(f, w, key, line);
 		}
 	}
 	refuse(f, f->nlines, "the file ends inside the MANAGER LIST");
@@ -851,6 +862,8 @@ static int emit_test(struct icf *f, unsigned t, int named, int cycling)
 		ng++;
 	}
 	if (cycling && ng > 1) {
+		if (f->mixed++)
+			return 0; /* said at the first test */
 		refuse(f, f->test_line,
 		       "%s with workers of different settings: Iometer steps "
 		       "them together, and a storbench sweep runs each point "

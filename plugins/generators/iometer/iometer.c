@@ -332,9 +332,20 @@ static int resolve(const struct iom_opts *o, struct iom_spec *sp,
 
 static int iom_check(struct sb_env *env, const char **option)
 {
+	const struct iom_opts *o = env->opts;
 	struct iom_spec sp;
 	char err[512];
-	int rc = resolve(env->opts, &sp, option, err, sizeof(err));
+	int rc;
+
+	/* The host imports it when it reads the job file, and drops it: a
+	 * host without the import hook does not. */
+	if (o->iometer_icf) {
+		*option = "iometer_icf";
+		return env->host->error(env->handle, -EINVAL,
+					"iometer_icf: this storbench does not "
+					"import .icf files");
+	}
+	rc = resolve(env->opts, &sp, option, err, sizeof(err));
 
 	if (rc)
 		return env->host->error(env->handle, rc, "%s: %s", *option,
