@@ -11,6 +11,9 @@
  * a trace replay, one MPI rank's share).
  *
  * Life of a generator in one job (thread in brackets):
+ *   import   [main]    optional, ABI 2.5: when the job file is read, a job
+ *                      setting ops.import_option is replaced by the jobs
+ *                      the hook makes of the file it names (below).
  *   check    [main]    when the job is parsed: refuse options that do not
  *                      go together, as struct sb_engine_ops.check does.
  *   init     [worker]  per clone, after the worker's files are named,
