@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,7 @@ struct icf {
 	unsigned test_line;
 	unsigned nmanagers;
 	unsigned mixed; /* tests of cycling over workers unlike */
+	char qsteps[ICF_MAX_STEPS * 24]; /* queue depth cycling's points */
 	struct icf_spec *specs;
 	unsigned nspecs;
 	struct icf_worker *workers;
@@ -665,44 +667,44 @@ static int load(struct icf *f)
 }
 
 /* Iometer's steps: start, then +step (LINEAR, or a step of 1) or
- * start*step^k, up to end; for worker cycling, capped at the workers
- * there are, the last step the one that reaches them all. */
-static int steps(struct icf *f, const struct icf_cycle *c, long long end,
-		 int capped, char *out, size_t len)
+ * start*step^k, up to end; for worker cycling (capped), each capped at the
+ * workers there are (end), the last the one that reaches them all. c has
+ * a start and a step of 1 or more. 0, or -1 when they are more than a
+ * sweep holds. */
+static int steps(const struct icf_cycle *c, long long end, int capped,
+		 char *out, size_t len)
 {
 	size_t at = 0;
 	long long prev = 0;
 
-	if (c->start < 1 || c->step < 1 || (!capped && end < c->start)) {
-		refuse(f, c->line,
-		       "cycling from %lld by %lld%s%lld never "
-		       "runs: start and step must be 1 or more",
-		       c->start, c->step, capped ? "" : " to ", end);
-		return -1;
-	}
+	out[0] = '\0';
 	for (long long v = c->start, k = 1, n = 0;; n++) {
 		long long run = capped && v > end ? end : v;
 		int w;
 
-		if (run <= prev || (!capped && v > end) || n == ICF_MAX_STEPS)
-			break;
+		if (run <= prev || (!capped && v > end))
+			return 0;
 		w = snprintf(out + at, len - at, "%s%lld", at ? "," : "", run);
-		if (w < 0 || (size_t)w >= len - at)
-			break;
+		if (n == ICF_MAX_STEPS || w < 0 || (size_t)w >= len - at)
+			return -1;
 		at += (size_t)w;
 		prev = run;
 		if (!c->exponential || c->step == 1) {
+			if (c->step > LLONG_MAX - v)
+				return 0;
 			v += c->step;
 		} else {
 			long long m = c->start;
 
-			for (long long i = 0; i < k && m <= end; i++)
+			for (long long i = 0; i < k && m <= end; i++) {
+				if (m > LLONG_MAX / c->step)
+					return 0;
 				m *= c->step;
+			}
 			k++;
 			v = m;
 		}
 	}
-	return 0;
 }
 
 /* [A-Za-z0-9_.-] of s, a run of anything else one '_'. */
@@ -745,14 +747,11 @@ static int same_settings(const struct icf_worker *a, const struct icf_worker *b,
 static int emit_rest(struct icf *f, const struct icf_worker *w, unsigned n)
 {
 	struct sb_gen_import *im = f->im;
-	char v[ICF_MAX_STEPS * 8 + 16];
+	char v[sizeof(f->qsteps) + 16];
 	int rc;
 
 	if (strcasecmp(f->test_type, "CYCLE_OUTSTANDING_IOS") == 0) {
-		memcpy(v, "iodepth:", 8);
-		if (steps(f, &f->queue_cyc, f->queue_cyc.end, 0, v + 8,
-			  sizeof(v) - 8))
-			return 0;
+		snprintf(v, sizeof(v), "iodepth:%s", f->qsteps);
 		SET("sweep", v, f->queue_cyc.line);
 	} else {
 		snprintf(v, sizeof(v), "%lld", w->depth);
@@ -760,8 +759,8 @@ static int emit_rest(struct icf *f, const struct icf_worker *w, unsigned n)
 	}
 	if (strcasecmp(f->test_type, "CYCLE_WORKERS") == 0) {
 		memcpy(v, "numjobs:", 8);
-		if (steps(f, &f->workers_cyc, n, 1, v + 8, sizeof(v) - 8))
-			return 0;
+		/* n is at most ICF_MAX_WORKERS: a sweep holds its steps. */
+		steps(&f->workers_cyc, n, 1, v + 8, sizeof(v) - 8);
 		SET("sweep", v, f->workers_cyc.line);
 	} else if (n > 1) {
 		snprintf(v, sizeof(v), "%u", n);
@@ -900,6 +899,26 @@ static int emit(struct icf *f, int named)
 		       "workers; the targets are not storbench's: the job's "
 		       "filename= or directory= says where it writes",
 		       f->test_type);
+	if (cycling) {
+		const struct icf_cycle *c =
+			cycling == 'q' ? &f->queue_cyc : &f->workers_cyc;
+
+		if (c->start < 1 || c->step < 1 ||
+		    (cycling == 'q' && c->end < c->start))
+			refuse(f, c->line ? c->line : f->test_line,
+			       "cycling from %lld by %lld%s never runs: start "
+			       "and step are 1 or more%s",
+			       c->start, c->step,
+			       cycling == 'q' ? " to an end" : "",
+			       cycling == 'q' ? ", the end no less than start"
+					      : "");
+		else if (cycling == 'q' &&
+			 steps(c, c->end, 0, f->qsteps, sizeof(f->qsteps)))
+			refuse(f, c->line,
+			       "more than %d queue depths: more than a sweep "
+			       "holds",
+			       ICF_MAX_STEPS);
+	}
 	for (unsigned i = 0; i < f->nworkers; i++) {
 		const struct icf_worker *w = &f->workers[i];
 
