@@ -14,7 +14,7 @@ source "$(dirname "$0")/../../../../tests/tap/tap.sh"
 sb_tmpdir T
 D=$(cd "$(dirname "$0")" && pwd)
 
-plan 16
+plan 17
 
 # job NAME ICF OPTIONS...: a job file $T/NAME.fio importing ICF.
 job() {
@@ -74,6 +74,23 @@ print(" ".join(sorted(set("%s:%s" % (j.get("sweep"), j["job options"]["iodepth"]
 PY
 is "$(cat "$T/w.sum")" "numjobs=1:2 numjobs=3:2 4" \
 	"3 workers, start 1 step 2: numjobs 1 then 3 (4 clones), iodepth 2"
+
+# A [global] option is a default the .icf overrides; the section's own win.
+{
+	echo "[global]"
+	echo "runtime=5"
+	echo "ioengine=null"
+	cat "$T/w.fio"
+} >"$T/g.fio"
+sed -i 's/^runtime=200ms$/ramp_time=0/; s/^ioengine=psync$//' "$T/g.fio"
+"$SB_BIN" --output-format=json "$T/g.fio" >"$T/g.json" 2>/dev/null
+python3 - "$T/g.json" >"$T/g.sum" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sorted(set(j["job options"]["runtime"] for j in d["jobs"])), len(d["jobs"]))
+PY
+is "$(cat "$T/g.sum")" "['1'] 4" \
+	"[global] runtime=5 gives way to the .icf's run time of 1 s in each job"
 
 # --- access_spec_name picks the .icf's spec -----------------------------------
 job n "$D/qd_cycling.icf" ioengine=null size=1m access_spec_name=unused
