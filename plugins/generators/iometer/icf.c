@@ -406,8 +406,12 @@ static void worker_settings(struct icf *f, struct icf_worker *w,
 					 : "disk maximum size and starting "
 					   "sector"))
 			return;
-		if (v[0] < 0 || v[1] < 0) {
-			refuse(f, line, "a negative disk size or start");
+		if (v[0] < 0 || v[1] < 0 ||
+		    (unsigned long long)v[0] > UINT64_MAX / ICF_SECTOR ||
+		    (unsigned long long)v[1] > UINT64_MAX / ICF_SECTOR) {
+			refuse(f, line,
+			       "a negative or too large disk size or "
+			       "start");
 			return;
 		}
 		w->disk_size = (unsigned long long)v[0];
