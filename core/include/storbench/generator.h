@@ -11,6 +11,9 @@
  * a trace replay, one MPI rank's share).
  *
  * Life of a generator in one job (thread in brackets):
+ *   import   [main]    optional, ABI 2.5: when the job file is read, a job
+ *                      setting ops.import_option is replaced by the jobs
+ *                      the hook makes of the file it names (below).
  *   check    [main]    when the job is parsed: refuse options that do not
  *                      go together, as struct sb_engine_ops.check does.
  *   init     [worker]  per clone, after the worker's files are named,
@@ -173,6 +176,37 @@ struct sb_gen_needs {
  * the contract (nothing would ever complete). */
 #define SB_GEN_WAIT 2
 
+/*
+ * ABI 2.5: what an import hook (struct sb_generator_ops.import) writes, as
+ * job-file text: jobs and their key=value pairs. Owned by the host, valid
+ * during the hook and on its thread only (the main thread); every string
+ * handed to a callback is copied. Grows at the end, as struct
+ * sb_gen_worker does.
+ */
+struct sb_gen_import {
+	uint32_t size; /* sizeof(struct sb_gen_import) as the host knows it */
+	uint32_t spare;
+	const char *job; /* the section's name, for the jobs' own */
+	/* Start a job [name]; where is the "file:line" it comes from. The
+	 * pairs set after it are its own, before the section's own lines.
+	 * 0 or a negative errno. */
+	int32_t (*start)(struct sb_gen_import *im, const char *name,
+			 const char *where);
+	/* key=value (value NULL: a bare key) in the job started last, from
+	 * where ("file:line"): later messages about the option name it.
+	 * 0, or a negative errno (no job started, no memory). */
+	int32_t (*set)(struct sb_gen_import *im, const char *key,
+		       const char *value, const char *where);
+	/* What of the file cannot be mapped, one call per line: the host
+	 * says "where: why" as an error line. The import then fails: the
+	 * hook returns a negative errno once it has said all it refuses. */
+	void (*refuse)(struct sb_gen_import *im, const char *where,
+		       const char *fmt, ...) SB_PRINTF(3, 4);
+	/* The section's option key is the import's own, read already (from
+	 * env->opts): not carried into the jobs it makes. */
+	void (*drop)(struct sb_gen_import *im, const char *key);
+};
+
 struct sb_generator_ops {
 	uint32_t size;	     /* sizeof(struct sb_generator_ops) */
 	uint32_t state_size; /* bytes of env->state per worker */
@@ -196,6 +230,23 @@ struct sb_generator_ops {
 	 * options: fill *needs. 0, or a negative error that refuses the
 	 * job as check's does. */
 	int32_t (*needs)(struct sb_env *env, struct sb_gen_needs *needs);
+	/*
+	 * ABI 2.5, optional: a file of another tool's that says a workload
+	 * (an Iometer .icf), made into storbench jobs [main, when the job
+	 * file is read, before sweeps are expanded]. A job whose generator=
+	 * names this plugin and which sets import_option= (a string option
+	 * of the plugin's table) is replaced by the jobs the hook starts in
+	 * out: each gets the job's inherited [global] pairs, then what the
+	 * hook sets, then the section's own lines, so what the user writes
+	 * in the section wins. The import option and what the hook drops are
+	 * left out. path is the option's value; env->opts holds the plugin's
+	 * options as the section gives them; env->job and env->state are
+	 * NULL. 0, or a negative errno with host->error() (or out->refuse())
+	 * saying why: storbench then runs nothing and exits 2.
+	 */
+	const char *import_option;
+	int32_t (*import)(struct sb_env *env, const char *path,
+			  struct sb_gen_import *out);
 };
 
 #ifdef __cplusplus

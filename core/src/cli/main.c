@@ -18,6 +18,7 @@
 #include <storbench/version.h>
 
 #include "../config/config.h"
+#include "../jobfile/import.h"
 #include "../jobfile/jobfile.h"
 #include "../jobfile/sweep.h"
 #include "../options/fio_values.h"
@@ -249,7 +250,9 @@ int main(int argc, char **argv)
 	}
 	if (c.nsections && !code)
 		code = keep_sections(&ctx, &c);
-	if (!code && sb_jobset_sweep(&ctx, &c.jobs)) {
+	/* Imports first: a generator's import may write sweep=. */
+	if (!code && (sb_jobset_import(&ctx, &loader, &c.jobs) ||
+		      sb_jobset_sweep(&ctx, &c.jobs))) {
 		sb_log(&ctx, SB_LOG_ERROR, NULL, "%s", ctx.err);
 		code = SB_EXIT_BAD_INPUT;
 	}

@@ -39,6 +39,8 @@
 #include <storbench/option.h>
 #include <storbench/plugin.h>
 
+#include "icf.h"
+
 #define IOM_MAX_LINES 100 /* Iometer's MAX_ACCESS_SPECS */
 #define IOM_SECTOR    512u
 
@@ -58,6 +60,7 @@ struct iom_spec {
 struct iom_opts {
 	char *access_spec;
 	char *access_spec_name;
+	char *iometer_icf;
 };
 
 /* One transaction slot: free, its request or reply in flight, or its
@@ -129,6 +132,11 @@ static const struct sb_option iom_options[] = {
 		 "file_server_1, file_server_2, web_server, database, oltp, "
 		 "workstation, streaming_read, streaming_write, "
 		 "array_streaming, array_iops"},
+	{.name = "iometer_icf",
+	 .type = SB_OPT_STR,
+	 .offset = offsetof(struct iom_opts, iometer_icf),
+	 .help = "an Iometer configuration file (.icf): its access "
+		 "specifications, workers, times and cycling as jobs"},
 	SB_OPTION_END,
 };
 
@@ -325,9 +333,20 @@ static int resolve(const struct iom_opts *o, struct iom_spec *sp,
 
 static int iom_check(struct sb_env *env, const char **option)
 {
+	const struct iom_opts *o = env->opts;
 	struct iom_spec sp;
 	char err[512];
-	int rc = resolve(env->opts, &sp, option, err, sizeof(err));
+	int rc;
+
+	/* The host imports it when it reads the job file, and drops it: a
+	 * host without the import hook does not. */
+	if (o->iometer_icf) {
+		*option = "iometer_icf";
+		return env->host->error(env->handle, -EINVAL,
+					"iometer_icf: this storbench does not "
+					"import .icf files");
+	}
+	rc = resolve(env->opts, &sp, option, err, sizeof(err));
 
 	if (rc)
 		return env->host->error(env->handle, rc, "%s: %s", *option,
@@ -582,6 +601,22 @@ static void iom_cleanup(struct sb_env *env)
 			       (unsigned long long)s->transactions);
 }
 
+/* iometer_icf=: the jobs of the file; access_spec_name= picks one of its
+ * specifications, and is the import's. */
+static int32_t iom_import(struct sb_env *env, const char *path,
+			  struct sb_gen_import *out)
+{
+	const struct iom_opts *o = env->opts;
+
+	if (o->access_spec)
+		return env->host->error(env->handle, -EINVAL,
+					"access_spec= with iometer_icf=: the "
+					".icf says the access specifications "
+					"(access_spec_name=NAME picks one)");
+	out->drop(out, "access_spec_name");
+	return iom_icf_import(env, path, out, o->access_spec_name);
+}
+
 static const struct sb_generator_ops iom_ops = {
 	.size = sizeof(struct sb_generator_ops),
 	.state_size = sizeof(struct iom_state),
@@ -591,6 +626,8 @@ static const struct sb_generator_ops iom_ops = {
 	.check = iom_check,
 	.complete = iom_complete,
 	.needs = iom_needs,
+	.import_option = "iometer_icf",
+	.import = iom_import,
 };
 
 SB_PLUGIN_DEFINE(iometer_spec, SB_KIND_GENERATOR, &iom_ops, .license = "MIT",
