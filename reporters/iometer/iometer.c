@@ -103,6 +103,7 @@ struct iom_cpu {
 	double pct[5]; /* total, user, privileged, DPC, interrupt */
 	double irq_s;
 	int ok;
+	int total_only; /* pct[0] alone is known */
 };
 
 /* Iometer writes names bare and turns the characters that would break
@@ -461,7 +462,7 @@ static void iom_cpu_fields(struct sb_linebuf *b, const struct iom_cpu *c,
 	double iops = f->rate[0] + f->rate[1];
 
 	for (int i = 0; i < 5; i++) {
-		if (c->ok)
+		if (c->ok && (!i || !c->total_only))
 			iom_f(b, c->pct[i]);
 		else
 			iom_empty(b, 1);
@@ -470,7 +471,7 @@ static void iom_cpu_fields(struct sb_linebuf *b, const struct iom_cpu *c,
 		iom_u(b, IOM_TICKS);
 	else
 		iom_empty(b, 1);
-	if (c->ok)
+	if (c->ok && !c->total_only)
 		iom_f(b, c->irq_s);
 	else
 		iom_empty(b, 1);
@@ -529,26 +530,36 @@ static void iom_spec_line(struct sb_linebuf *b, const struct sb_view_job *r,
 		random);
 }
 
-static const char *iom_spec_name(const struct sb_view_job *r)
+struct iom_spec_name {
+	char s[512];
+};
+
+/* A job's access specification name: the job's, and a sweep point's
+ * values after it ("w bs=4k iodepth=8"), so the points' specifications
+ * are told apart as Iometer's cycled tests are. */
+static struct iom_spec_name iom_spec_name(const struct sb_view_job *r)
 {
-	return r->name ? r->name : "";
+	struct iom_spec_name n;
+
+	snprintf(n.s, sizeof(n.s), "%s%s%s", r->name ? r->name : "",
+		 r->sweep ? " " : "", r->sweep ? r->sweep : "");
+	return n;
 }
 
 /* The access specification name of a row of several workers: theirs
  * when they all ran the same, else empty, as Iometer's
  * GetCommonAccessSpec gives. */
-static const char *iom_common_spec(const struct sb_view_run *res)
+static struct iom_spec_name iom_common_spec(const struct sb_view_run *res)
 {
-	const char *s = NULL;
+	struct iom_spec_name s = {""}, n;
 
 	for (unsigned i = 0; i < res->njobs; i++) {
-		const char *n = iom_spec_name(res->jobs[i]);
-
-		if (s && strcmp(s, n))
-			return "";
+		n = iom_spec_name(res->jobs[i]);
+		if (i && strcmp(s.s, n.s))
+			return (struct iom_spec_name){""};
 		s = n;
 	}
-	return s ? s : "";
+	return s;
 }
 
 static void iom_target_name(struct sb_linebuf *b, const struct sb_view_job *r)
@@ -592,27 +603,140 @@ static void iom_worker_fields(struct sb_linebuf *b, const struct iom_fig *f)
 	iom_bins(b, f);
 }
 
-static int iom_results(struct sb_env *env, const struct sb_view_run *res)
+/* One test's results block: its access specifications, ALL, MANAGER,
+ * the PROCESSORs when per-CPU figures cover just this test (procs), and a
+ * WORKER and its DISK per job. */
+static int iom_block(struct sb_env *env, const struct sb_view_run *res,
+		     const struct iom_cpu *mgr, const struct iom_cpu_snap *now,
+		     int procs, struct sb_linebuf *b)
 {
 	struct iom_state *st = env->state;
 	struct iom_fig *jf = calloc(res->njobs ? res->njobs : 1, sizeof(*jf));
 	struct iom_fig all = {0};
-	struct iom_cpu mgr = {0};
-	struct iom_cpu_snap now;
-	struct sb_linebuf b = {0};
-	const char *spec = iom_common_spec(res);
-	double secs;
-	int rc;
+	struct iom_spec_name spec = iom_common_spec(res);
+	int rc = 0;
 
 	if (!jf)
 		return env->host->error(env->handle, -ENOMEM, "out of memory");
-	iom_snap(&now);
-	secs = (double)(now.at.tv_sec - st->start.at.tv_sec) +
-	       (double)(now.at.tv_nsec - st->start.at.tv_nsec) / 1e9;
 	for (unsigned i = 0; i < res->njobs; i++) {
 		iom_job_fig(env, res->jobs[i], &jf[i]);
 		iom_fig_add(&all, &jf[i]);
 	}
+	sb_linebuf_add(b, "'Access specifications\n");
+	for (unsigned i = 0; i < res->njobs; i++) {
+		int seen = 0;
+
+		for (unsigned k = 0; k < i && !seen; k++)
+			seen = !strcmp(iom_spec_name(res->jobs[k]).s,
+				       iom_spec_name(res->jobs[i]).s);
+		if (seen)
+			continue;
+		sb_linebuf_add(b, "'Access specification name,default "
+				  "assignment\n");
+		iom_name(b, iom_spec_name(res->jobs[i]).s);
+		sb_linebuf_add(b, ",0\n'size,%% of size,%% reads,%% random,"
+				  "delay,burst,align,reply\n");
+		iom_spec_line(b, res->jobs[i], &jf[i]);
+	}
+	sb_linebuf_add(b, "'End access specifications\n'Results\n%s",
+		       iom_header);
+
+	sb_linebuf_add(b, "ALL,All,");
+	iom_name(b, spec.s);
+	sb_linebuf_add(b, ",1,%u,%u", all.nworkers, all.ndisks);
+	iom_perf(b, &all);
+	iom_empty(b, 9); /* Iometer keeps no raw figures for ALL */
+	iom_setup(b, &all);
+	iom_cpu_fields(b, mgr, &all, 0);
+	iom_bins(b, &all);
+	sb_linebuf_add(b, "\n");
+
+	sb_linebuf_add(b, "MANAGER,");
+	iom_name(b, st->host);
+	sb_linebuf_add(b, ",");
+	iom_name(b, spec.s);
+	sb_linebuf_add(b, ",,%u,%u", all.nworkers, all.ndisks);
+	iom_perf(b, &all);
+	iom_raw(b, &all);
+	iom_setup(b, &all);
+	iom_cpu_fields(b, mgr, &all, 1);
+	iom_bins(b, &all);
+	sb_linebuf_add(b, "\n");
+
+	/* PROCESSOR: up to Queue Depth empty, the five utilisations, the
+	 * speed, interrupts (per CPU: none), no effectiveness, no network;
+	 * no bins, as Iometer writes it. */
+	for (unsigned c = 0; procs && st->start.ok && now->ok &&
+			     c < now->ncpu && c < st->start.ncpu;
+	     c++) {
+		struct iom_cpu pc;
+
+		iom_cpu_between(&st->start.cpu[c], &now->cpu[c], &pc);
+		sb_linebuf_add(b, "PROCESSOR,CPU %u", c);
+		iom_empty(b, 46);
+		for (int i = 0; i < 5; i++)
+			iom_f(b, pc.pct[i]);
+		iom_u(b, IOM_TICKS);
+		iom_empty(b, 5);
+		sb_linebuf_add(b, "\n");
+	}
+
+	for (unsigned i = 0; i < res->njobs && !rc; i++) {
+		const struct sb_view_job *r = res->jobs[i];
+
+		sb_linebuf_add(b, "WORKER,");
+		iom_worker_name(b, r);
+		sb_linebuf_add(b, ",");
+		iom_name(b, iom_spec_name(r).s);
+		sb_linebuf_add(b, ",,,1");
+		iom_worker_fields(b, &jf[i]);
+		sb_linebuf_add(b, "\nDISK,");
+		iom_target_name(b, r);
+		sb_linebuf_add(b, ",,,,");
+		iom_worker_fields(b, &jf[i]);
+		sb_linebuf_add(b, "\n");
+		rc = sb_linebuf_flush(env, b);
+	}
+	iom_stamp(b, iom_now_ns());
+	free(jf);
+	return rc;
+}
+
+/* The CPU of a test that is one of several in the run (stonewall
+ * groups, a sweep's points): the host's busy share over its jobs, which
+ * the host measures per job; /proc/stat's windows are the run's. */
+static struct iom_cpu iom_group_cpu(const struct sb_view_run *res)
+{
+	struct iom_cpu c = {0};
+
+	for (unsigned i = 0; i < res->njobs; i++)
+		if (res->jobs[i]->host_cpu > c.pct[0])
+			c.pct[0] = res->jobs[i]->host_cpu;
+	c.ok = c.pct[0] > 0;
+	c.total_only = 1;
+	return c;
+}
+
+/* Iometer writes a results block per test, and its ALL and MANAGER rows
+ * are workers that ran at once: so a block per stonewall group (each
+ * point of a sweep is one), in the order they ran. */
+static int iom_results(struct sb_env *env, const struct sb_view_run *res)
+{
+	struct iom_state *st = env->state;
+	const struct sb_view_job **sub =
+		calloc(res->njobs ? res->njobs : 1, sizeof(*sub));
+	struct iom_cpu mgr = {0};
+	struct iom_cpu_snap now;
+	struct sb_linebuf b = {0};
+	unsigned ngroups = 0;
+	double secs;
+	int rc = 0;
+
+	if (!sub)
+		return env->host->error(env->handle, -ENOMEM, "out of memory");
+	iom_snap(&now);
+	secs = (double)(now.at.tv_sec - st->start.at.tv_sec) +
+	       (double)(now.at.tv_nsec - st->start.at.tv_nsec) / 1e9;
 	if (st->start.ok && now.ok) {
 		iom_cpu_between(&st->start.all, &now.all, &mgr);
 		mgr.irq_s = secs > 0 && now.intr >= st->start.intr
@@ -629,85 +753,34 @@ static int iom_results(struct sb_env *env, const struct sb_view_run *res)
 			mgr.pct[3] = mgr.pct[4] = mgr.irq_s = 0;
 		mgr.ok = 1;
 	}
-
-	sb_linebuf_add(&b, "'Access specifications\n");
 	for (unsigned i = 0; i < res->njobs; i++) {
-		int seen = 0;
+		unsigned k = 0;
 
-		for (unsigned k = 0; k < i && !seen; k++)
-			seen = !strcmp(iom_spec_name(res->jobs[k]),
-				       iom_spec_name(res->jobs[i]));
-		if (seen)
+		while (k < i && res->jobs[k]->groupid != res->jobs[i]->groupid)
+			k++;
+		ngroups += k == i;
+	}
+	for (unsigned i = 0; i < res->njobs && !rc; i++) {
+		struct sb_view_run g = *res;
+		struct iom_cpu gc;
+		unsigned k = 0;
+
+		while (k < i && res->jobs[k]->groupid != res->jobs[i]->groupid)
+			k++;
+		if (k < i)
 			continue;
-		sb_linebuf_add(&b, "'Access specification name,default "
-				   "assignment\n");
-		iom_name(&b, iom_spec_name(res->jobs[i]));
-		sb_linebuf_add(&b, ",0\n'size,%% of size,%% reads,%% random,"
-				   "delay,burst,align,reply\n");
-		iom_spec_line(&b, res->jobs[i], &jf[i]);
+		g.njobs = 0;
+		g.jobs = sub;
+		for (unsigned j = i; j < res->njobs; j++)
+			if (res->jobs[j]->groupid == res->jobs[i]->groupid)
+				sub[g.njobs++] = res->jobs[j];
+		if (ngroups > 1)
+			gc = iom_group_cpu(&g);
+		rc = iom_block(env, &g, ngroups > 1 ? &gc : &mgr, &now,
+			       ngroups == 1, &b);
 	}
-	sb_linebuf_add(&b, "'End access specifications\n'Results\n%s",
-		       iom_header);
-
-	sb_linebuf_add(&b, "ALL,All,");
-	iom_name(&b, spec);
-	sb_linebuf_add(&b, ",1,%u,%u", all.nworkers, all.ndisks);
-	iom_perf(&b, &all);
-	iom_empty(&b, 9); /* Iometer keeps no raw figures for ALL */
-	iom_setup(&b, &all);
-	iom_cpu_fields(&b, &mgr, &all, 0);
-	iom_bins(&b, &all);
-	sb_linebuf_add(&b, "\n");
-
-	sb_linebuf_add(&b, "MANAGER,");
-	iom_name(&b, st->host);
-	sb_linebuf_add(&b, ",");
-	iom_name(&b, spec);
-	sb_linebuf_add(&b, ",,%u,%u", all.nworkers, all.ndisks);
-	iom_perf(&b, &all);
-	iom_raw(&b, &all);
-	iom_setup(&b, &all);
-	iom_cpu_fields(&b, &mgr, &all, 1);
-	iom_bins(&b, &all);
-	sb_linebuf_add(&b, "\n");
-
-	/* PROCESSOR: up to Queue Depth empty, the five utilisations, the
-	 * speed, interrupts (per CPU: none), no effectiveness, no network;
-	 * no bins, as Iometer writes it. */
-	for (unsigned c = 0;
-	     st->start.ok && now.ok && c < now.ncpu && c < st->start.ncpu;
-	     c++) {
-		struct iom_cpu pc;
-
-		iom_cpu_between(&st->start.cpu[c], &now.cpu[c], &pc);
-		sb_linebuf_add(&b, "PROCESSOR,CPU %u", c);
-		iom_empty(&b, 46);
-		for (int i = 0; i < 5; i++)
-			iom_f(&b, pc.pct[i]);
-		iom_u(&b, IOM_TICKS);
-		iom_empty(&b, 5);
-		sb_linebuf_add(&b, "\n");
-	}
-
-	for (unsigned i = 0; i < res->njobs; i++) {
-		const struct sb_view_job *r = res->jobs[i];
-
-		sb_linebuf_add(&b, "WORKER,");
-		iom_worker_name(&b, r);
-		sb_linebuf_add(&b, ",");
-		iom_name(&b, iom_spec_name(r));
-		sb_linebuf_add(&b, ",,,1");
-		iom_worker_fields(&b, &jf[i]);
-		sb_linebuf_add(&b, "\nDISK,");
-		iom_target_name(&b, r);
-		sb_linebuf_add(&b, ",,,,");
-		iom_worker_fields(&b, &jf[i]);
-		sb_linebuf_add(&b, "\n");
-		rc = sb_linebuf_flush(env, &b);
-		if (rc)
-			goto out;
-	}
-	iom_stamp(&b, iom_now_ns());
+	if (!res->njobs)
+		rc = iom_block(env, res, &mgr, &now, 1, &b);
 	/* Iometer marks a test that ended abnormally so, after its results,
 	 * and then writes no 'End Test. */
 	if (res->error) {
@@ -715,13 +788,13 @@ static int iom_results(struct sb_env *env, const struct sb_view_run *res)
 		st->aborted = 1;
 	}
 	st->runs++;
-	rc = sb_linebuf_flush(env, &b);
-out:
+	if (!rc)
+		rc = sb_linebuf_flush(env, &b);
 	sb_linebuf_free(&b);
 	iom_snap_free(&st->start);
 	/* The next run's window (a sweep's next point) starts here. */
 	st->start = now;
-	free(jf);
+	free(sub);
 	return rc;
 }
 

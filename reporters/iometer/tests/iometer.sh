@@ -11,7 +11,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is not installed"
 
-plan 73
+plan 78
 
 HEADER="'Target Type,Target Name,Access Specification Name,# Managers,# Workers,# Disks,IOps,Read IOps,Write IOps,MiBps (Binary),Read MiBps (Binary),Write MiBps (Binary),MBps (Decimal),Read MBps (Decimal),Write MBps (Decimal),Transactions per Second,Connections per Second,Average Response Time,Average Read Response Time,Average Write Response Time,Average Transaction Time,Average Connection Time,Maximum Response Time,Maximum Read Response Time,Maximum Write Response Time,Maximum Transaction Time,Maximum Connection Time,Errors,Read Errors,Write Errors,Bytes Read,Bytes Written,Read I/Os,Write I/Os,Connections,Transactions per Connection,Total Raw Read Response Time,Total Raw Write Response Time,Total Raw Transaction Time,Total Raw Connection Time,Maximum Raw Read Response Time,Maximum Raw Write Response Time,Maximum Raw Transaction Time,Maximum Raw Connection Time,Total Raw Run Time,Starting Sector,Maximum Size,Queue Depth,% CPU Utilization,% User Time,% Privileged Time,% DPC Time,% Interrupt Time,Processor Speed,Interrupts per Second,CPU Effectiveness,Packets/Second,Packet Errors,Segments Retransmitted/Second,0 to 50 uS,50 to 100 uS,100 to 200 uS,200 to 500 uS,0.5 to 1 mS,1 to 2 mS,2 to 5 mS,5 to 10 mS,10 to 15 mS,15 to 20 mS,20 to 30 mS,30 to 50 mS,50 to 100 mS,100 to 200 mS,200 to 500 mS,0.5 to 1 S,1 to 2 s,2 to 4.7 s,4.7 to 5 s,5 to 10 s, >= 10 s"
 BINS=("0 to 50 uS" "50 to 100 uS" "100 to 200 uS" "200 to 500 uS"
@@ -251,6 +251,23 @@ ok "Maximum Transaction Time ${I[ALL.0.Maximum Transaction Time]:-} ms is JSON's
 	near "${I[ALL.0.Maximum Transaction Time]:-}" "$tmax" 0 2e-6
 ok "Total Raw Transaction Time ${I[MANAGER.0.Total Raw Transaction Time]:-} is the transactions' ns ($tsum)" \
 	near "${I[MANAGER.0.Total Raw Transaction Time]:-}" "$tsum" 1e-6 2
+
+# Iometer writes a results block per test, ALL and MANAGER the workers
+# that ran at once: a sweep's two points (each its own group, one after
+# the other) are two blocks, each named with its point, each ALL that
+# point's job alone.
+"$SB_BIN" --name=w --ioengine=null --rw=read --size=4m --sweep=bs:4k,64k \
+	--output-format=json,iometer=sw.csv >sw.json 2>sw.err
+is "$?" 0 "a sweep of two points, json and iometer"
+load sw.csv
+json sw.json
+is "$(grep -c "^'Results$" sw.csv):${I[stamps]:-}:${I[specs]:-}" "2:3:w bs=4k w bs=64k" \
+	"two results blocks, a 'Time Stamp before, between and after, the points' specifications"
+is "${I[ALL.0.Access Specification Name]:-}|${I[ALL.1.Access Specification Name]:-}|${I[ALL.0.# Workers]:-}|${I[ALL.1.# Workers]:-}" \
+	"w bs=4k|w bs=64k|1|1" "each block's ALL is its point's one worker"
+ok "each ALL's IOps is its point's (${I[ALL.0.IOps]:-} ${J[0.iops]:-}, ${I[ALL.1.IOps]:-} ${J[1.iops]:-})" \
+	eval 'near "${I[ALL.0.IOps]:-}" "${J[0.iops]:-}" 1e-6 1e-6 && near "${I[ALL.1.IOps]:-}" "${J[1.iops]:-}" 1e-6 1e-6'
+is "${I[error]-missing}" "" "and every row keeps its field count"
 
 # Iometer's readers split on commas, so names lose theirs, as Iometer
 # does for its targets.
