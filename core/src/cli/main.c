@@ -19,6 +19,7 @@
 
 #include "../config/config.h"
 #include "../jobfile/jobfile.h"
+#include "../jobfile/repeat.h"
 #include "../jobfile/sweep.h"
 #include "../options/fio_values.h"
 #include "../report/eta.h"
@@ -249,7 +250,8 @@ int main(int argc, char **argv)
 	}
 	if (c.nsections && !code)
 		code = keep_sections(&ctx, &c);
-	if (!code && sb_jobset_sweep(&ctx, &c.jobs)) {
+	if (!code && (sb_jobset_sweep(&ctx, &c.jobs) ||
+		      sb_jobset_repeat(&ctx, &c.jobs))) {
 		sb_log(&ctx, SB_LOG_ERROR, NULL, "%s", ctx.err);
 		code = SB_EXIT_BAD_INPUT;
 	}
