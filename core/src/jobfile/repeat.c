@@ -117,6 +117,15 @@ int sb_jobset_repeat(struct sb_ctx *ctx, struct sb_jobset *set)
 		}
 		if ((rc = expand(ctx, set, &pp, n, best)))
 			return rc;
+		/* The job after the last run does not share its time. */
+		for (struct sb_jobdef *q = *pp; q; q = q->next)
+			if (q->name) {
+				if ((rc = sb_jobdef_add(ctx, set, q,
+							"stonewall", NULL,
+							q->where)))
+					return rc;
+				break;
+			}
 	}
 	return 0;
 }

@@ -4,7 +4,8 @@
  *
  * Each run is a job of the same name (so the runs share the job's files),
  * its pairs without repeat=, then stonewall: a run starts once the one
- * before it has ended, and is reported as a job of its own, tagged with
+ * before it has ended (and the job after the last run once that one has),
+ * and is reported as a job of its own, tagged with
  * its number (SB_FIG_REPEAT, 1..N). After the last run the host adds a
  * summary of the N (stats/repeat_stats.h). A point of a sweep= is
  * repeated the same way: each point N times before the next point.

@@ -113,8 +113,7 @@ const struct sb_option sb_core_options[] = {
 	 .help = "run the job N times (1-1000), each alone and reported, "
 		 "then a summary of the runs: mean, sd, min, max and 95% "
 		 "confidence interval of IOPS, bandwidth and latency"},
-	{OPT("repeat_report", repeat_report), .type = SB_OPT_STR,
-	 .def = "mean",
+	{OPT("repeat_report", repeat_report), .type = SB_OPT_STR, .def = "mean",
 	 .help = "what a repeat='s summary reports: mean (the runs' "
 		 "means) or best (the run of the highest bandwidth, as "
 		 "CrystalDiskMark)"},

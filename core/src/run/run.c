@@ -505,8 +505,7 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 		if (def->repeats && def->repeat == def->repeats)
 			nsums += jobs[i].opts.numjobs;
 	}
-	rep.v = calloc(nresults + nsums ? nresults + nsums : 1,
-		       sizeof(*rep.v));
+	rep.v = calloc(nresults + nsums ? nresults + nsums : 1, sizeof(*rep.v));
 	rep.sums = calloc(nsums ? nsums : 1, sizeof(*rep.sums));
 	rep.groups = calloc(njobs, sizeof(*rep.groups));
 	rep.scratch = calloc(njobs, sizeof(*rep.scratch));

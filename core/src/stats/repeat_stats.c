@@ -17,9 +17,9 @@ static const struct {
 	unsigned df;
 	double t;
 } t_coarse[] = {
-	{40, 2.0211},  {50, 2.0086},  {60, 2.0003},  {80, 1.9901},
-	{100, 1.9840}, {120, 1.9799}, {200, 1.9719}, {500, 1.9647},
-	{1000, 1.9623},
+	{40, 2.0211},  {50, 2.0086},  {60, 2.0003},
+	{80, 1.9901},  {100, 1.9840}, {120, 1.9799},
+	{200, 1.9719}, {500, 1.9647}, {1000, 1.9623},
 };
 
 double sb_t975(unsigned df)
@@ -192,20 +192,23 @@ static void dir_mean(struct sb_repeat_res *s,
 		     size_t d, struct sb_dir_stats *o)
 {
 	const struct sb_rep_dir *st = &s->st.dir[d];
-	double rt = 0, errors = 0;
+	double rt = 0, errors = 0, ios = 0, bytes = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		rt += (double)rt_of(runs[i], d);
-		errors += (double)dir_of(runs[i], d)->errors;
+		rt += (double)rt_of(runs[i], d) / (double)n;
+		errors += (double)dir_of(runs[i], d)->errors / (double)n;
+		ios += (double)dir_of(runs[i], d)->ios / (double)n;
+		bytes += (double)dir_of(runs[i], d)->bytes / (double)n;
 	}
-	rt /= (double)n;
 	memset(o, 0, sizeof(*o));
-	o->runtime_ns = (uint64_t)llround(rt);
-	/* Amounts that give the mean IOPS and bandwidth over the mean
-	 * runtime, as a reporter divides them. */
-	o->ios = (uint64_t)llround(st->iops.mean * rt / 1e9);
-	o->bytes = (uint64_t)llround(st->bw.mean * rt / 1e9);
-	o->errors = (uint64_t)llround(errors / (double)n);
+	o->ios = (uint64_t)llround(ios);
+	o->bytes = (uint64_t)llround(bytes);
+	o->errors = (uint64_t)llround(errors);
+	/* The runtime over which the mean amount is the mean bandwidth, as
+	 * a reporter divides them (and the mean IOPS, for one block size). */
+	o->runtime_ns = st->bw.mean > 0
+				? (uint64_t)llround(bytes * 1e9 / st->bw.mean)
+				: (uint64_t)llround(rt);
 	lat_mean(runs, n, d, 0, &s->hist[d * 3], &o->slat);
 	lat_mean(runs, n, d, 1, &s->hist[d * 3 + 1], &o->clat);
 	lat_mean(runs, n, d, 2, &s->hist[d * 3 + 2], &o->lat);

@@ -92,8 +92,7 @@ static struct fig rep_stat_fig(const struct sb_rep_stat *s, uint32_t what)
 	return none;
 }
 
-static struct fig rep_fig(const struct sb_rep_dir *d, size_t npct,
-			  uint32_t fig)
+static struct fig rep_fig(const struct sb_rep_dir *d, size_t npct, uint32_t fig)
 {
 	uint32_t i = (fig & 0xfffu) >> 4;
 
