@@ -590,7 +590,9 @@ static int iom_results(struct sb_env *env, const struct sb_view_run *res)
 	       (double)(now.at.tv_nsec - st->start.at.tv_nsec) / 1e9;
 	for (unsigned i = 0; i < res->njobs; i++) {
 		iom_job_fig(env, res->jobs[i], &jf[i]);
-		iom_fig_add(&all, &jf[i]);
+		/* A repeat summary is no worker of Iometer's: its runs are. */
+		if (!res->jobs[i]->repeat_summary)
+			iom_fig_add(&all, &jf[i]);
 	}
 	if (st->start.ok && now.ok) {
 		iom_cpu_between(&st->start.all, &now.all, &mgr);
@@ -671,6 +673,8 @@ static int iom_results(struct sb_env *env, const struct sb_view_run *res)
 	for (unsigned i = 0; i < res->njobs; i++) {
 		const struct sb_view_job *r = res->jobs[i];
 
+		if (r->repeat_summary)
+			continue;
 		sb_linebuf_add(&b, "WORKER,");
 		iom_worker_name(&b, r);
 		sb_linebuf_add(&b, ",");

@@ -15,7 +15,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 25
+plan 26
 
 # The jobs of a JSON report, "name|sweep|run or summary|read ios" each.
 tags() {
@@ -126,6 +126,10 @@ got = [float(c[3]["iops_" + k]) for k in ("mean", "sd", "min", "max", "ci95_lo",
 want = [m, sd, min(x), max(x), m - 4.3027 * sd / math.sqrt(3), m + 4.3027 * sd / math.sqrt(3)]
 for g, w in zip(got, want):
     assert abs(g - w) <= 0.01 + 1e-6 * abs(w), (got, want)' three.csv
+
+"$SB_BIN" --output-format=iometer three.fio >three.icsv 2>&1
+is "$(grep -c '^WORKER,' three.icsv) $(grep -c '^WORKER,seq,' three.icsv)" "4 3" \
+	"iometer: a worker row per run, none for the summary"
 
 # influxdb, against a listener that records what it is sent.
 INFLUX_TESTS=$SB_SOURCE_DIR/reporters/influxdb/tests
