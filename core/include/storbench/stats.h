@@ -136,7 +136,8 @@ extern "C" {
  * SB_FIG_REPEATS N, SB_FIG_REPEAT_SUMMARY "mean" (its figures are the
  * runs' means) or "best" (they are the run SB_FIG_REPEAT_BEST's, the one
  * of the highest bandwidth), and the SB_FIG_REP_* statistics below. All
- * absent from a job that is not repeated, and from an older host. */
+ * absent from a job that is not repeated, and from an older host. A run's
+ * share of a period has its SB_FIG_REPEAT too. */
 #define SB_FIG_REPEAT	      0x1009u /* (u64) */
 #define SB_FIG_REPEATS	      0x100au /* (u64) */
 #define SB_FIG_REPEAT_SUMMARY 0x100bu /* (str) */

@@ -272,6 +272,8 @@ static struct fig share_fig(const struct sb_interval_job *j, uint32_t scope,
 			return u64(j->groupid);
 		if (fig == SB_FIG_IODEPTH && j->iodepth)
 			return u64(j->iodepth);
+		if (fig == SB_FIG_REPEAT && j->repeat)
+			return u64(j->repeat);
 		if (fig == SB_FIG_NUMJOBS && j->numjobs)
 			return u64(j->numjobs);
 		return none;

@@ -144,6 +144,7 @@ struct sb_interval_job {
 	/* Who the job is, for reporters that tag each period with it. */
 	const char *engine;
 	const char *sweep; /* SB_FIG_SWEEP, or NULL */
+	unsigned repeat;   /* SB_FIG_REPEAT, or 0 */
 	unsigned iodepth;
 	unsigned numjobs;
 	const struct sb_fact *options;
