@@ -654,20 +654,43 @@ static void normal_header(struct sb_env *env, const struct sb_view_job *r)
 			     r->repeats);
 }
 
+/* A repeat statistic's value as the job lines give one: a count (2634k),
+ * a rate of bytes (9.93GiB/s), or a latency in the job's unit. */
+enum normal_rep_kind { NORMAL_REP_COUNT, NORMAL_REP_BW, NORMAL_REP_LAT };
+
+static void normal_rep_num(char *buf, size_t len, double v,
+			   enum normal_rep_kind k, const struct normal_unit *u)
+{
+	const char *sign = v < 0 ? "-" : "";
+	char n[32];
+
+	v = v < 0 ? -v : v;
+	if (k == NORMAL_REP_COUNT)
+		normal_count(n, sizeof(n), v);
+	else if (k == NORMAL_REP_BW)
+		normal_bytes(n, sizeof(n), v, 1);
+	else
+		snprintf(n, sizeof(n), "%.2f", v / u->div);
+	snprintf(buf, len, "%s%s%s", sign, n, k == NORMAL_REP_BW ? "/s" : "");
+}
+
 /* One statistic of a repeat summary: "mean=.. sd=.. min=.. max=.. 95% CI
- * [..,..]" in the unit div gives. */
+ * [.., ..]". */
 static void normal_rep_line(struct sb_env *env, const char *dir,
 			    const char *what, const struct sb_view_rep_stat *s,
-			    double div, const char *unit)
+			    enum normal_rep_kind k, const struct normal_unit *u)
 {
+	const double v[] = {s->mean, s->sd, s->min, s->max, s->ci_lo, s->ci_hi};
+	char t[6][40];
+
 	if (!s->n)
 		return;
+	for (size_t i = 0; i < 6; i++)
+		normal_rep_num(t[i], sizeof(t[i]), v[i], k, u);
 	NORMAL_PRINT(env,
-		     "    %-5s %-10s: mean=%.2f sd=%.2f min=%.2f max=%.2f "
-		     "95%% CI [%.2f, %.2f]%s%s\n",
-		     dir, what, s->mean / div, s->sd / div, s->min / div,
-		     s->max / div, s->ci_lo / div, s->ci_hi / div,
-		     *unit ? " " : "", unit);
+		     "    %-5s %-10s: mean=%s sd=%s min=%s max=%s 95%% CI "
+		     "[%s, %s]\n",
+		     dir, what, t[0], t[1], t[2], t[3], t[4], t[5]);
 }
 
 /* A repeat summary's statistics over its runs: IOPS, bandwidth, latency
@@ -679,8 +702,10 @@ static void normal_repeat(struct sb_env *env, const struct sb_view_job *r)
 
 	if (!r->rep)
 		return;
-	NORMAL_PRINT(env, "  repeats      : %u, statistics of the runs\n",
-		     r->repeats);
+	NORMAL_PRINT(env,
+		     "  repeats      : %u, statistics of the runs "
+		     "(latencies in %s)\n",
+		     r->repeats, u.name);
 	for (int d = 0; d <= NORMAL_MIXED; d++) {
 		const struct sb_view_rep_dir *o = &r->rep[d];
 		const char *dn =
@@ -690,12 +715,13 @@ static void normal_repeat(struct sb_env *env, const struct sb_view_job *r)
 
 		if (!normal_shows(r, d) || !o->iops.n)
 			continue;
-		normal_rep_line(env, dn, "iops", &o->iops, 1, "");
-		normal_rep_line(env, dn, "bw", &o->bw, 1024, "KiB/s");
+		normal_rep_line(env, dn, "iops", &o->iops, NORMAL_REP_COUNT,
+				&u);
+		normal_rep_line(env, dn, "bw", &o->bw, NORMAL_REP_BW, &u);
 		snprintf(what, sizeof(what), "%s avg", lat ? "lat" : "clat");
 		normal_rep_line(env, dn, what,
-				lat ? &o->lat_mean : &o->clat_mean, u.div,
-				u.name);
+				lat ? &o->lat_mean : &o->clat_mean,
+				NORMAL_REP_LAT, &u);
 		for (size_t k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++)
 			for (size_t i = 0; i < r->npercentiles; i++) {
 				if (r->percentiles[i] < pcts[k] - 1e-9 ||
@@ -706,7 +732,7 @@ static void normal_repeat(struct sb_env *env, const struct sb_view_job *r)
 				normal_rep_line(env, dn, what,
 						lat ? &o->lat_pct[i]
 						    : &o->clat_pct[i],
-						u.div, u.name);
+						NORMAL_REP_LAT, &u);
 			}
 	}
 }

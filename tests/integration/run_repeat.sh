@@ -97,8 +97,9 @@ is "$(grep -c '^  Repeat       : run [123] of 3$' three.out)" 3 \
 	"normal: each run says 'run k of 3'"
 is "$(grep -c '^  Repeat       : mean of 3 runs$' three.out)" 1 \
 	"normal: the summary says 'mean of 3 runs'"
-like "$(grep -A2 '^  repeats      : 3' three.out)" \
-	'read  iops      : mean=[0-9.]+ sd=[0-9.]+ min=[0-9.]+ max=[0-9.]+ 95% CI \[' \
+like "$(grep -A2 '^  repeats      : 3, statistics of the runs (latencies in [nu]sec)$' three.out)" \
+	'read  iops      : mean=[0-9.]+k? sd=[0-9.]+k? min=[0-9.]+k? max=[0-9.]+k? 95% CI \[.*
+    read  bw        : mean=[0-9.]+[KMG]iB/s sd=' \
 	"normal: the summary's statistics block"
 "$SB_BIN" --output-format=jsonl three.fio >three.jsonl 2>&1
 is "$(python3 -c 'import json, sys
