@@ -47,7 +47,10 @@ print(" ".join("%s/%s" % (j["jobname"], j.get("repeat", {}).get("runs", "-"))
 	"seq/3 seq/3 seq/3 seq/3 after/-" "each run and the summary say 3 runs"
 
 # Each run starts once the one before has ended, and the next job once
-# the last run has: start + runtime <= next start (ms, and the groups).
+# the last run has: start + runtime <= next start (ms, and the groups),
+# with runs long enough for an overlap to show.
+printf '[global]\nioengine=null\nsize=1m\ntime_based\nruntime=200ms\n[t]\nrepeat=3\n[next]\n' >timed.fio
+"$SB_BIN" --output-format=json timed.fio >timed.json 2>timed.err
 ok "the runs and the next job start one after another" python3 -c '
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"]
@@ -56,7 +59,9 @@ for a, b in zip(j, j[1:]):
     s, r = a["storbench"]["job_start_ms"], a["job_runtime"]
     if b["storbench"]["job_start_ms"] < s + r or b["groupid"] <= a["groupid"]:
         sys.exit("%s starts at %d, before %d + %d" % (b["jobname"],
-            b["storbench"]["job_start_ms"], s, r))' three.json
+            b["storbench"]["job_start_ms"], s, r))
+    if r < 150:
+        sys.exit("%s ran %d ms" % (a["jobname"], r))' timed.json
 
 # The summary's statistics are those of the runs' own figures, the CI
 # with t(0.975, 2) = 4.3027.
