@@ -15,7 +15,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 26
+plan 27
 
 # The jobs of a JSON report, "name|sweep|run or summary|read ios" each.
 tags() {
@@ -188,6 +188,11 @@ is "$(tags cl.json | tr '\n' ' ')" "$(tags clf.json | tr '\n' ' ')" \
 	"--repeat=2 on the command line is repeat=2 in a job file"
 is "$(tags cl.json | tr '\n' ' ')" "cl|-|1|16 cl|-|2|16 cl|-|mean|16 " \
 	"--repeat=2: two runs and their mean"
+printf '[f2]\nioengine=psync\nrw=read\nsize=64k\n' >f2.fio
+"$SB_BIN" --output-format=json --repeat=2 cl.fio f2.fio >two.json 2>two.err
+is "$(tags two.json | cut -d'|' -f1,3 | tr '\n' ' ')" \
+	"cl|1 cl|2 cl|mean f2|1 f2|2 f2|mean " \
+	"--repeat=2 repeats every job, a second job file's too"
 printf '[sw]\nioengine=psync\nrw=read\nsize=64k\nsweep=bs:4k,8k\nrepeat=2\n' >sw.fio
 "$SB_BIN" --output-format=json sw.fio >sw.json 2>sw.err
 is "$(tags sw.json | tr '\n' ' ')" \

@@ -36,9 +36,24 @@ static int count_of(struct sb_ctx *ctx, const struct sb_kv *kv, unsigned *n)
 	return 0;
 }
 
-static int report_of(struct sb_ctx *ctx, const struct sb_jobdef *j, int *best)
+/* The job's key=, else the command line's global one: --repeat= is for
+ * every job, a later job file's too, where fio's globals stop. */
+static const struct sb_kv *get(const struct sb_jobset *set,
+			       const struct sb_jobdef *j, const char *key)
 {
-	const struct sb_kv *kv = sb_jobdef_get(j, "repeat_report");
+	const struct sb_kv *found = sb_jobdef_get(j, key);
+
+	for (const struct sb_kv *kv = set->cmd_globals; !found && kv;
+	     kv = kv->next)
+		if (strcmp(kv->key, key) == 0)
+			found = kv;
+	return found;
+}
+
+static int report_of(struct sb_ctx *ctx, const struct sb_jobset *set,
+		     const struct sb_jobdef *j, int *best)
+{
+	const struct sb_kv *kv = get(set, j, "repeat_report");
 
 	*best = 0;
 	if (!kv)
@@ -107,8 +122,8 @@ int sb_jobset_repeat(struct sb_ctx *ctx, struct sb_jobset *set)
 			pp = &(*pp)->next;
 			continue;
 		}
-		kv = sb_jobdef_get(*pp, "repeat");
-		if ((rc = report_of(ctx, *pp, &best)) ||
+		kv = get(set, *pp, "repeat");
+		if ((rc = report_of(ctx, set, *pp, &best)) ||
 		    (kv && (rc = count_of(ctx, kv, &n))))
 			return rc;
 		if (n < 2) {

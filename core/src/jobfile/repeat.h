@@ -9,7 +9,9 @@
  * its number (SB_FIG_REPEAT, 1..N). After the last run the host adds a
  * summary of the N (stats/repeat_stats.h). A point of a sweep= is
  * repeated the same way: each point N times before the next point.
- * repeat=1 is the job as without it: one run, no tag, no summary.
+ * repeat=1 is the job as without it: one run, no tag, no summary. A
+ * command-line --repeat= (and --repeat_report=) is for every job, those of
+ * a later job file too; a job's own repeat= wins.
  */
 #ifndef SB_REPEAT_H
 #define SB_REPEAT_H
