@@ -87,6 +87,11 @@ struct iom_fig {
 	double bw[2];	      /* bytes per second per direction */
 	double lat_sum_ns[2]; /* total latency, ns */
 	uint64_t lat_max_ns[2];
+	/* Transactions: the generator's (a request and its reply), or
+	 * without them the I/Os, as Iometer's are without replies. */
+	uint64_t txns;
+	double txn_rate, txn_sum_ns;
+	uint64_t txn_max_ns;
 	uint64_t bins[IOM_BINS];
 	uint64_t run_ns;
 	long long start, size, depth; /* sectors, sectors, I/Os */
@@ -304,6 +309,21 @@ static void iom_job_fig(struct sb_env *env, const struct sb_view_job *r,
 			f->bins[k] += n;
 		}
 	}
+	if (r->txns) {
+		f->txns = r->txns;
+		f->txn_rate = r->runtime_ns ? (double)r->txns * 1e9 /
+						      (double)r->runtime_ns
+					    : 0;
+		f->txn_sum_ns = r->txn_lat.mean_ns * (double)r->txn_lat.n;
+		f->txn_max_ns = r->txn_lat.max_ns;
+	} else {
+		f->txns = f->ios[0] + f->ios[1];
+		f->txn_rate = f->rate[0] + f->rate[1];
+		f->txn_sum_ns = f->lat_sum_ns[0] + f->lat_sum_ns[1];
+		f->txn_max_ns = f->lat_max_ns[0] > f->lat_max_ns[1]
+					? f->lat_max_ns[0]
+					: f->lat_max_ns[1];
+	}
 	f->run_ns = r->runtime_ns;
 	f->start = off < 0 ? 0 : off / 512;
 	f->size = size < 0 ? 0 : size / 512;
@@ -332,6 +352,11 @@ static void iom_fig_add(struct iom_fig *a, const struct iom_fig *b)
 		if (b->lat_max_ns[d] > a->lat_max_ns[d])
 			a->lat_max_ns[d] = b->lat_max_ns[d];
 	}
+	a->txns += b->txns;
+	a->txn_rate += b->txn_rate;
+	a->txn_sum_ns += b->txn_sum_ns;
+	if (b->txn_max_ns > a->txn_max_ns)
+		a->txn_max_ns = b->txn_max_ns;
 	for (int k = 0; k < IOM_BINS; k++)
 		a->bins[k] += b->bins[k];
 	if (b->run_ns > a->run_ns)
@@ -374,20 +399,19 @@ static void iom_perf(struct sb_linebuf *b, const struct iom_fig *f)
 	iom_f(b, (mbr + mbw) / 1e6);
 	iom_f(b, mbr / 1e6);
 	iom_f(b, mbw / 1e6);
-	/* No replies: a transaction is one I/O; no connections. */
-	iom_f(b, f->rate[0] + f->rate[1]);
+	/* No connections. */
+	iom_f(b, f->txn_rate);
 	iom_f(b, 0);
 	iom_f(b, n ? iom_ms((f->lat_sum_ns[0] + f->lat_sum_ns[1]) / (double)n)
 		   : 0);
 	iom_f(b, lat[0]);
 	iom_f(b, lat[1]);
-	iom_f(b, n ? iom_ms((f->lat_sum_ns[0] + f->lat_sum_ns[1]) / (double)n)
-		   : 0);
+	iom_f(b, f->txns ? iom_ms(f->txn_sum_ns / (double)f->txns) : 0);
 	iom_f(b, 0);
 	iom_f(b, max);
 	iom_f(b, iom_ms((double)f->lat_max_ns[0]));
 	iom_f(b, iom_ms((double)f->lat_max_ns[1]));
-	iom_f(b, max);
+	iom_f(b, iom_ms((double)f->txn_max_ns));
 	iom_f(b, 0);
 	iom_u(b, f->errors[0] + f->errors[1]);
 	iom_u(b, f->errors[0]);
@@ -403,16 +427,13 @@ static void iom_perf(struct sb_linebuf *b, const struct iom_fig *f)
 /* The nine raw fields: latency sums and maxima in ticks, run time. */
 static void iom_raw(struct sb_linebuf *b, const struct iom_fig *f)
 {
-	uint64_t mx = f->lat_max_ns[0] > f->lat_max_ns[1] ? f->lat_max_ns[0]
-							  : f->lat_max_ns[1];
-
 	iom_u(b, (uint64_t)llround(f->lat_sum_ns[0]));
 	iom_u(b, (uint64_t)llround(f->lat_sum_ns[1]));
-	iom_u(b, (uint64_t)llround(f->lat_sum_ns[0] + f->lat_sum_ns[1]));
+	iom_u(b, (uint64_t)llround(f->txn_sum_ns));
 	iom_u(b, 0);
 	iom_u(b, f->lat_max_ns[0]);
 	iom_u(b, f->lat_max_ns[1]);
-	iom_u(b, mx);
+	iom_u(b, f->txn_max_ns);
 	iom_u(b, 0);
 	iom_u(b, f->run_ns);
 }

@@ -419,6 +419,22 @@ static void json_sync(const struct json_job *j, struct json_out *o,
 	json_close(o, '}');
 }
 
+/* A generator's transactions (an Iometer request and its reply), which
+ * fio has none of: only in a job that has them. */
+static void json_txn(const struct json_job *j, struct json_out *o,
+		     const struct sb_view_job *r)
+{
+	if (!r->txns)
+		return;
+	json_open(o, "transactions", '{');
+	json_u64(o, "total", r->txns);
+	json_dbl(o, "tps",
+		 r->runtime_ns ? (double)r->txns * 1e9 / (double)r->runtime_ns
+			       : 0);
+	json_lat(j, o, "lat_ns", &r->txn_lat, SB_PCT_CLAT | SB_PCT_LAT);
+	json_close(o, '}');
+}
+
 /* A count distribution in percent, fio's way: a non-empty bucket never
  * shows less than floor, so it never reads as none. */
 static void json_dist(struct json_out *o, const char *key, const uint64_t *v,
@@ -730,6 +746,7 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 			json_dir(&j, o, json_dir_names[d], &r->dir[d],
 				 &r->more[d], json_group_bps(res, r, d));
 		json_sync(&j, o, r);
+		json_txn(&j, o, r);
 	}
 	if (unified != SB_UNIFIED_NONE)
 		json_dir(&j, o, "mixed", &r->mixed, &r->mixed_more,

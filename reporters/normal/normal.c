@@ -751,6 +751,19 @@ static void normal_job(struct sb_env *env, const struct sb_view_run *res,
 			any = 1;
 		}
 	normal_latencies(env, r);
+	/* storbench's own: a generator's transactions (an Iometer request
+	 * with its reply), timed from the first I/O's issue to the last's
+	 * completion. */
+	if (r->txns) {
+		double secs = (double)r->runtime_ns / 1e9;
+		char tps[32];
+
+		normal_count(tps, sizeof(tps),
+			     secs > 0 ? (double)r->txns / secs : 0);
+		NORMAL_PRINT(env, "  transactions : %llu, TPS=%s\n",
+			     (unsigned long long)r->txns, tps);
+		normal_lat_line(env, "txn", &r->txn_lat, u);
+	}
 	NORMAL_PRINT(
 		env,
 		"  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%llu, "

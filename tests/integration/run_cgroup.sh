@@ -22,10 +22,10 @@ G=sbtest-$$
 rm_groups() { rmdir "$mnt/$G" "$mnt/$G-keep" "$mnt/$G-had" "$mnt/$G-fio" "$mnt/$G-w" 2>/dev/null; }
 sb_at_exit rm_groups
 
-# during PROG GROUP ARGS...: the group's tasks in a 4 s run, half a second
-# after the first joined (a loaded machine may take a while to lay out the
-# file and start the job), in tasks.txt, and the program's threads (or
-# processes) in threads.txt.
+# during PROG GROUP ARGS...: the group's tasks in a 4 s run, the most of
+# them seen in the second after the first joined (a loaded machine may take
+# a while to lay out the file and start each clone), in tasks.txt, and the
+# program's threads (or processes) then in threads.txt.
 during() {
 	local prog=$1 group=$2 pid i
 	shift 2
@@ -36,12 +36,17 @@ during() {
 		[[ -n $(cat "$mnt/$group/tasks" 2>/dev/null) ]] && break
 		sleep 0.1
 	done
-	sleep 0.5
-	sort "$mnt/$group/tasks" >tasks.txt 2>/dev/null
-	{
-		ls "/proc/$pid/task"
-		pgrep -P "$pid"
-	} | sort -u >threads.txt
+	: >tasks.txt
+	for ((i = 0; i < 10; i++)); do
+		sleep 0.1
+		sort "$mnt/$group/tasks" >tasks.now 2>/dev/null
+		(($(wc -l <tasks.now) > $(wc -l <tasks.txt))) || continue
+		mv tasks.now tasks.txt
+		{
+			ls "/proc/$pid/task"
+			pgrep -P "$pid"
+		} | sort -u >threads.txt
+	done
 	wait "$pid"
 }
 

@@ -17,18 +17,20 @@ plan 15
 HAVE_FIO=0
 command -v fio >/dev/null && HAVE_FIO=1
 
-# policies PROG ARGS...: in a 3 s run, half a second after the first
+# policies PROG ARGS...: in a 3 s run, in the second after the first
 # thread (or fio's job process) shows a policy other than default (a
 # loaded machine may take a while to start the job), "policy" of each
 # one whose numa_maps shows one, and Cpus_allowed_list of the same, in
-# pol.txt.
+# pol.txt: the look that saw the most of them.
 sample() {
 	local d t
-	: >pol.txt
+	: >pol.now
 	for d in /proc/"$1"/task/* $(pgrep -P "$1" | sed 's|^|/proc/|'); do
 		t=$(awk '{ print $2 }' "$d/numa_maps" 2>/dev/null | sort -u | grep -vx default | head -1)
-		[[ -n $t ]] && echo "$t $(awk '/^Cpus_allowed_list:/ { print $2 }' "$d/status")" >>pol.txt
+		[[ -n $t ]] && echo "$t $(awk '/^Cpus_allowed_list:/ { print $2 }' "$d/status" 2>/dev/null)" >>pol.now
 	done
+	(($(wc -l <pol.now) > $(wc -l <pol.txt))) && mv pol.now pol.txt
+	return 0
 }
 policies() {
 	local prog=$1 pid i
@@ -36,13 +38,16 @@ policies() {
 	"$prog" --name=n --filename=f --size=4m --rw=randread --time_based --runtime=3 "$@" \
 		>run.out 2>run.err &
 	pid=$!
+	: >pol.txt
 	for ((i = 0; i < 30; i++)); do
 		sample "$pid"
 		[[ -s pol.txt ]] && break
 		sleep 0.1
 	done
-	sleep 0.5
-	sample "$pid"
+	for ((i = 0; i < 10; i++)); do
+		sleep 0.1
+		sample "$pid"
+	done
 	wait "$pid"
 }
 

@@ -114,7 +114,9 @@ struct sb_host {
 	 * Engine facts: a key/value the reporters print with the job (an FC
 	 * port's WWPN, a negotiated SMB dialect, a counter's delta). Copied by
 	 * the host. Worker threads and the main thread may both call it; a key
-	 * set twice keeps the last value. Keys are [a-z0-9_.]+.
+	 * set twice keeps the last value. Keys are [a-z0-9_.]+. From ABI 2.5
+	 * a generator's worker hooks may publish facts too (the job's one
+	 * set: a generator keys its own with its name).
 	 */
 	int (*fact)(struct sb_handle *h, const char *key, const char *value);
 
@@ -226,6 +228,16 @@ struct sb_host {
 	 * they fail the run. Any thread, with the calling hook's handle; a
 	 * no-op for other handles. */
 	void (*reporter_lost)(struct sb_handle *h, uint64_t n);
+
+	/* ABI 2.5. Generators: a transaction of the calling worker is done,
+	 * begun at start_ns and ended at end_ns of the now_ns() clock (in
+	 * practice the issue_ns of its first I/O and the done_ns of its last,
+	 * as complete() hands them over). The host counts it, unless it
+	 * ended before the job's ramp_time was over, in the result's
+	 * SB_SCOPE_TXN. The worker's thread, from a generator's hook, with
+	 * its handle; a no-op for other handles. */
+	void (*transaction)(struct sb_handle *h, uint64_t start_ns,
+			    uint64_t end_ns);
 };
 
 /*

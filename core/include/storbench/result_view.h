@@ -127,6 +127,9 @@ struct sb_view_job {
 	uint64_t sync_ios;
 	uint64_t fsyncs; /* of sync_ios: fio's "sync" total_ios */
 	struct sb_view_lat sync_lat;
+	/* ABI 2.5, SB_SCOPE_TXN: the generator's transactions (0: none). */
+	uint64_t txns;
+	struct sb_view_lat txn_lat;
 	struct sb_view_fact *options;
 	size_t noptions;
 	/* latency_target (0 from a host without these figures). */
@@ -432,6 +435,8 @@ static inline int sb_view_job_fill(const struct sb_host *h,
 	v->sync_ios = sb_view_u64_(h, r, SB_SCOPE_SYNC, SB_FIG_IOS);
 	v->fsyncs = sb_view_u64_(h, r, SB_SCOPE_SYNC, SB_FIG_FSYNCS);
 	sb_view_lat_(h, r, SB_SCOPE_SYNC, SB_FIG_LAT, &v->sync_lat);
+	v->txns = sb_view_u64_(h, r, SB_SCOPE_TXN, SB_FIG_IOS);
+	sb_view_lat_(h, r, SB_SCOPE_TXN, SB_FIG_LAT, &v->txn_lat);
 	while (h->res_list(r, SB_LIST_PERCENTILES, k, &it) == 0)
 		k++;
 	if (k && !(v->percentiles = (double *)calloc(k, sizeof(double))))

@@ -59,6 +59,11 @@ extern "C" {
 	4u /* fsync/fdatasync/sync_file_range: SB_FIG_IOS, SB_FIG_LAT,         \
 	      SB_FIG_FSYNCS */
 #define SB_SCOPE_JOB 5u
+/* ABI 2.5: the transactions a generator timed (host->transaction()):
+ * SB_FIG_IOS (how many) and SB_FIG_LAT (each from its first I/O's issue
+ * to its last one's completion: an Iometer request and its reply). A
+ * result has the scope only when its generator timed one. */
+#define SB_SCOPE_TXN 6u
 
 /*
  * Figures. (u64) and the like say which res_* function reads it; "dir"

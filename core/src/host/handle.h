@@ -42,6 +42,9 @@ struct sb_handle {
 	 * where host->complete() hands an I/O (NULL: refused). */
 	const uint64_t *deadline_ns;
 	void (*complete)(void *owner, struct sb_io *io);
+	/* A worker's generator handle: where host->transaction() goes
+	 * (NULL: a no-op). */
+	void (*transaction)(void *owner, uint64_t start_ns, uint64_t end_ns);
 	void *owner;
 };
 

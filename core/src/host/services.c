@@ -163,6 +163,13 @@ out:
 	return rc;
 }
 
+static void host_transaction(struct sb_handle *h, uint64_t start_ns,
+			     uint64_t end_ns)
+{
+	if (h->transaction)
+		h->transaction(h->owner, start_ns, end_ns);
+}
+
 static int host_write(struct sb_handle *h, const void *buf, size_t len)
 {
 	if (!h->out)
@@ -291,6 +298,7 @@ const struct sb_host sb_host_services = {
 	.run_result = sb_run_result,
 	.reporter_count = host_reporter_count,
 	.reporter_lost = host_reporter_lost,
+	.transaction = host_transaction,
 	.deadline_ns = host_deadline_ns,
 	.stopping = host_stopping,
 	.complete = host_complete,

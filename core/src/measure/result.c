@@ -136,8 +136,9 @@ static int job_options(const struct sb_runjob *rj, struct sb_job_res *res)
 	return 0;
 }
 
-/* The syncs of clone i, or of all of them (i == numjobs); of live
- * workers (live), as far as another thread can read them. */
+/* The syncs and transactions of clone i, or of all of them (i ==
+ * numjobs); of live workers (live), as far as another thread can read
+ * them. */
 static int sync_view(const struct sb_runjob *rj, struct sb_job_res *res,
 		     unsigned i, unsigned nstarted, int live)
 {
@@ -146,26 +147,32 @@ static int sync_view(const struct sb_runjob *rj, struct sb_job_res *res,
 	struct sb_lat_acc *snap = NULL;
 
 	res->sync_lat = calloc(1, sizeof(*res->sync_lat));
+	res->txn = calloc(1, sizeof(*res->txn));
 	if (live)
 		snap = malloc(sizeof(*snap));
-	if (!res->sync_lat || (live && !snap)) {
+	if (!res->sync_lat || !res->txn || (live && !snap)) {
 		free(snap);
 		return -ENOMEM;
 	}
 	for (unsigned k = from; k < to && k < nstarted; k++) {
-		const struct sb_lat_acc *src = &rj->workers[k].meas.sync_lat;
+		const struct sb_worker_meas *m = &rj->workers[k].meas;
 
 		if (live) {
-			sb_lat_snapshot(snap, src);
-			src = snap;
+			sb_lat_snapshot(snap, &m->sync_lat);
+			sb_lat_merge(res->sync_lat, snap);
+			sb_lat_snapshot(snap, &m->txn);
+			sb_lat_merge(res->txn, snap);
+		} else {
+			sb_lat_merge(res->sync_lat, &m->sync_lat);
+			sb_lat_merge(res->txn, &m->txn);
 		}
-		sb_lat_merge(res->sync_lat, src);
-		res->r.fsyncs += __atomic_load_n(&rj->workers[k].meas.fsyncs,
-						 __ATOMIC_RELAXED);
+		res->r.fsyncs += __atomic_load_n(&m->fsyncs, __ATOMIC_RELAXED);
 	}
 	free(snap);
 	sb_lat_view(res->sync_lat, &res->r.sync_lat);
 	res->r.sync_ios = res->sync_lat->n;
+	sb_lat_view(res->txn, &res->r.txn_lat);
+	res->r.txns = res->txn->n;
 	return 0;
 }
 
@@ -345,6 +352,7 @@ static void res_free(struct sb_job_res *res, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		free(res[i].mixed);
 		free(res[i].sync_lat);
+		free(res[i].txn);
 		free(res[i].options);
 	}
 	free(res);

@@ -183,6 +183,7 @@ void sb_watch_take(struct sb_worker *copy, const struct sb_worker *w)
 		copy->meas.lat_sum_ns[d] = ld(&w->meas.lat_sum_ns[d]);
 	}
 	sb_lat_snapshot(&copy->meas.sync_lat, &w->meas.sync_lat);
+	sb_lat_snapshot(&copy->meas.txn, &w->meas.txn);
 	copy->meas.fsyncs = ld(&w->meas.fsyncs);
 	copy->fl.cancelled =
 		__atomic_load_n(&w->fl.cancelled, __ATOMIC_RELAXED);

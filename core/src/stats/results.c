@@ -257,6 +257,13 @@ static struct fig job_fig(const struct sb_job_result *r, uint32_t scope,
 			return lat_fig(&r->sync_lat, fig & 0xffu);
 		return none;
 	}
+	if (scope == SB_SCOPE_TXN && r->txns) {
+		if (fig == SB_FIG_IOS)
+			return u64(r->txns);
+		if ((fig & ~0xffu) == SB_FIG_LAT)
+			return lat_fig(&r->txn_lat, fig & 0xffu);
+		return none;
+	}
 	return scope == SB_SCOPE_JOB ? job_whole_fig(r, fig) : none;
 }
 
@@ -477,6 +484,8 @@ static const struct sb_lat *job_lat(const struct sb_job_result *r,
 		d = &r->mixed;
 	else if (scope == SB_SCOPE_SYNC && fig == SB_FIG_LAT)
 		return &r->sync_lat;
+	else if (scope == SB_SCOPE_TXN && fig == SB_FIG_LAT && r->txns)
+		return &r->txn_lat;
 	if (!d)
 		return NULL;
 	switch (fig) {

@@ -127,6 +127,8 @@ struct sb_job_result {
 	/* steadystate: the job's detection, or NULL without it. */
 	const struct sb_ss *ss;
 	struct sb_lat sync_lat;
+	uint64_t txns; /* transactions a generator timed */
+	struct sb_lat txn_lat;
 	const struct sb_fact *options;
 	size_t noptions;
 };

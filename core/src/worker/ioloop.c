@@ -477,6 +477,17 @@ void sb_io_callback(void *owner, struct sb_io *io)
 	sb_hook_enter(w, (int)(hook & ((1ULL << SB_HOOK_BITS) - 1)));
 }
 
+void sb_txn_callback(void *owner, uint64_t start_ns, uint64_t end_ns)
+{
+	struct sb_worker *w = owner;
+
+	/* As an I/O counts: in the main phase, once ramp_time is over. */
+	if (w->phase != SB_PH_MAIN || end_ns < w->span.ramp_end_ns ||
+	    end_ns < start_ns)
+		return;
+	sb_lat_add(&w->meas.txn, end_ns - start_ns);
+}
+
 /* How long getevents() may wait: until the deadline, not at all once it
  * passed or a stop came. */
 static uint64_t wait_left(const struct sb_worker *w, uint64_t deadline)

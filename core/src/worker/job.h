@@ -211,6 +211,7 @@ struct sb_job_res {
 	struct sb_dir_more more[SB_DDIR_COUNT];
 	struct sb_dir_acc *mixed;    /* unified_rw_reporting: all as one */
 	struct sb_lat_acc *sync_lat; /* the clones' syncs merged */
+	struct sb_lat_acc *txn;	     /* and their transactions */
 	struct sb_fact *options;     /* [r.noptions] */
 };
 
@@ -498,6 +499,7 @@ struct sb_worker_meas {
 	uint64_t submit_dist[SB_DEPTH_BUCKETS];
 	uint64_t complete_dist[SB_DEPTH_BUCKETS];
 	struct sb_lat_acc sync_lat; /* every sync's latency */
+	struct sb_lat_acc txn;	    /* the generator's transactions */
 	uint64_t fsyncs;      /* those that were fsyncs: fio's total_ios */
 	uint64_t clock_tick;  /* gtod_reduce: completions since a read */
 	uint64_t last_now_ns; /* gtod_reduce: the last clock read */

@@ -128,6 +128,9 @@ static int start_generator(struct sb_worker *w)
 		    w->gen.state, &rj->job, w->idx);
 	w->gen.env.wake_fd = w->eng.env.wake_fd;
 	w->gen.h.deadline_ns = &w->span.deadline_ns;
+	w->gen.h.facts = (struct sb_facts *)&rj->facts;
+	w->gen.h.transaction = sb_txn_callback;
+	w->gen.h.owner = w;
 	w->gen.env.job_id = rj->job_id;
 	sb_hook_enter(w, SB_HOOK_GEN_INIT);
 	rc = rj->gops->init ? rj->gops->init(&w->gen.env, &w->gen.wk) : 0;

@@ -215,5 +215,7 @@ unsigned sb_lat_depth(struct sb_worker *w);
 /* ioloop.c: host->complete() of the worker's engine handle (owner: the
  * worker). */
 void sb_io_callback(void *owner, struct sb_io *io);
+/* host->transaction() of a worker's generator handle. */
+void sb_txn_callback(void *owner, uint64_t start_ns, uint64_t end_ns);
 
 #endif

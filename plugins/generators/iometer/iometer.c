@@ -69,6 +69,7 @@ struct iom_slot {
 	uint32_t file;
 	uint32_t ddir; /* of the request */
 	uint32_t line;
+	uint64_t start_ns; /* the request's issue, for its reply */
 };
 
 struct iom_state {
@@ -525,12 +526,21 @@ static void iom_complete(struct sb_env *env, const struct sb_gen_done *done)
 	uint32_t i = (uint32_t)(done->spec->tag >> 1);
 	struct iom_slot *t = &s->slots[i];
 
-	if (!(done->spec->tag & 1) && s->spec.line[t->line].reply) {
+	int reply = (int)(done->spec->tag & 1);
+
+	if (!reply && s->spec.line[t->line].reply) {
+		t->start_ns = done->issue_ns;
 		t->state = IOM_REPLY_OWED;
 		return;
 	}
 	t->state = IOM_FREE;
 	s->transactions++;
+	/* Iometer's transaction time runs from the request's issue to the
+	 * reply's completion; a transaction whose I/O failed has none. */
+	if (done->result >= 0)
+		env->host->transaction(env->handle,
+				       reply ? t->start_ns : done->issue_ns,
+				       done->done_ns);
 }
 
 static void iom_cleanup(struct sb_env *env)

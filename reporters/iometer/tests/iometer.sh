@@ -11,7 +11,7 @@ sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 command -v python3 >/dev/null || plan_skip_all "python3 is not installed"
 
-plan 67
+plan 73
 
 HEADER="'Target Type,Target Name,Access Specification Name,# Managers,# Workers,# Disks,IOps,Read IOps,Write IOps,MiBps (Binary),Read MiBps (Binary),Write MiBps (Binary),MBps (Decimal),Read MBps (Decimal),Write MBps (Decimal),Transactions per Second,Connections per Second,Average Response Time,Average Read Response Time,Average Write Response Time,Average Transaction Time,Average Connection Time,Maximum Response Time,Maximum Read Response Time,Maximum Write Response Time,Maximum Transaction Time,Maximum Connection Time,Errors,Read Errors,Write Errors,Bytes Read,Bytes Written,Read I/Os,Write I/Os,Connections,Transactions per Connection,Total Raw Read Response Time,Total Raw Write Response Time,Total Raw Transaction Time,Total Raw Connection Time,Maximum Raw Read Response Time,Maximum Raw Write Response Time,Maximum Raw Transaction Time,Maximum Raw Connection Time,Total Raw Run Time,Starting Sector,Maximum Size,Queue Depth,% CPU Utilization,% User Time,% Privileged Time,% DPC Time,% Interrupt Time,Processor Speed,Interrupts per Second,CPU Effectiveness,Packets/Second,Packet Errors,Segments Retransmitted/Second,0 to 50 uS,50 to 100 uS,100 to 200 uS,200 to 500 uS,0.5 to 1 mS,1 to 2 mS,2 to 5 mS,5 to 10 mS,10 to 15 mS,15 to 20 mS,20 to 30 mS,30 to 50 mS,50 to 100 mS,100 to 200 mS,200 to 500 mS,0.5 to 1 S,1 to 2 s,2 to 4.7 s,4.7 to 5 s,5 to 10 s, >= 10 s"
 BINS=("0 to 50 uS" "50 to 100 uS" "100 to 200 uS" "200 to 500 uS"
@@ -221,6 +221,36 @@ is "$?" 0 "--output-format=iometer --output=o.csv runs"
 load o.csv
 is "${I[error]-missing}:${I[ALL.0.Read I/Os]:-}:${I[ended]:-}" ":16:1" \
 	"--output= gets the whole file"
+
+# With replies a transaction is a request and its reply: Transactions per
+# Second, Average and Maximum Transaction Time and the raw transaction
+# time are the generator's transactions, as the JSON report gives them.
+"$SB_BIN" --name=t --ioengine=psync --rw=randrw --bs=16k --size=8m \
+	--directory="$T" --generator=iometer_spec \
+	--access_spec=4k:50:100:100:0:1:0:16k,8k:50:0:0 \
+	--output-format=json,iometer=t.csv >t.json 2>t.err
+is "$?" 0 "an access spec with replies, json and iometer of the same run"
+load t.csv
+txn=$(python3 -c 'import sys
+sys.path.insert(0, sys.argv[2])
+import fio_json
+j = fio_json.last(sys.argv[1])["jobs"][0]
+t = j["transactions"]
+print("%d %.9f %.9f %.9f %.0f %d" % (t["total"], t["tps"], t["lat_ns"]["mean"] / 1e6,
+      t["lat_ns"]["max"] / 1e6, t["lat_ns"]["mean"] * t["total"],
+      j["read"]["total_ios"] + j["write"]["total_ios"]))' t.json "$HERE/../../common")
+read -r tn tps tmean tmax tsum tios <<<"$txn"
+ok "Transactions per Second ${I[ALL.0.Transactions per Second]:-} is JSON's tps $tps" \
+	near "${I[ALL.0.Transactions per Second]:-}" "$tps" 1e-6 1e-6
+ok "below IOps ${I[ALL.0.IOps]:-}: $tn transactions of $tios I/Os" \
+	awk -v t="${I[ALL.0.Transactions per Second]:-0}" -v i="${I[ALL.0.IOps]:-0}" \
+	-v n="$tn" -v m="$tios" 'BEGIN { exit !(t < i && n < m && n > m / 2) }'
+ok "Average Transaction Time ${I[ALL.0.Average Transaction Time]:-} ms is JSON's $tmean" \
+	near "${I[ALL.0.Average Transaction Time]:-}" "$tmean" 1e-5 2e-6
+ok "Maximum Transaction Time ${I[ALL.0.Maximum Transaction Time]:-} ms is JSON's $tmax" \
+	near "${I[ALL.0.Maximum Transaction Time]:-}" "$tmax" 0 2e-6
+ok "Total Raw Transaction Time ${I[MANAGER.0.Total Raw Transaction Time]:-} is the transactions' ns ($tsum)" \
+	near "${I[MANAGER.0.Total Raw Transaction Time]:-}" "$tsum" 1e-6 2
 
 # Iometer's readers split on commas, so names lose theirs, as Iometer
 # does for its targets.

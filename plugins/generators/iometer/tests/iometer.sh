@@ -13,7 +13,7 @@ sb_tmpdir T
 CHECK="$(dirname "$0")/iolog_check.py"
 command -v strace >/dev/null || bail "strace is not installed"
 
-plan 29
+plan 31
 
 # gen NAME ARGS...: one psync worker in $T/NAME, its iolog $T/NAME.log.
 gen() {
@@ -104,6 +104,28 @@ awk '$2 == "read" { r++ } $2 == "write" { w++; if (w > r) bad++ }
 	"$T/rep4.log" >"$T/rep4.n"
 is "$(cat "$T/rep4.n")" "0 paired" \
 	"iodepth=4: never more replies than requests, at most 4 owed"
+
+# A transaction is timed from its request's issue to its reply's completion
+# (host->transaction): as many as requests, and each at least as long as
+# its two I/Os together, so their sum is at least the I/Os' summed latency.
+# 12 MiB of 12 KiB transactions: 1024.
+gen txn --access_spec=4k:100:100:100:0:1:0:8k --bs=8k --size=12m \
+	--output-format=json
+python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+t, r, w = j["transactions"], j["read"], j["write"]
+io = r["lat_ns"]["mean"] * r["total_ios"] + w["lat_ns"]["mean"] * w["total_ios"]
+print(t["total"], r["total_ios"], w["total_ios"],
+      "covers" if t["lat_ns"]["mean"] * t["total"] >= io * (1 - 1e-9) else "short")' \
+	"$T/txn.out" >"$T/txn.n" 2>&1
+is "$(cat "$T/txn.n")" "1024 1024 1024 covers" \
+	"1024 transactions, each a 4 KiB read and its 8 KiB reply, timed over both"
+gen txn1 --access_spec=4k:100:50:100 --bs=4k --size=4m --output-format=json
+python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print(j["transactions"]["total"], j["read"]["total_ios"] + j["write"]["total_ios"])' \
+	"$T/txn1.out" >"$T/txn1.n" 2>&1
+is "$(cat "$T/txn1.n")" "1024 1024" "without replies a transaction is one I/O"
 
 # --- the library, against the scenarios' table (SCENARIOS.md) -------------------
 # name, then the rows' numbers: size:share:read:random per transfer size.
