@@ -1,6 +1,7 @@
 #include "repeat_stats.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,16 +124,29 @@ static void dir_stats(const struct sb_job_result *const *runs, size_t n,
 	}
 }
 
-/* A latency as the runs' mean: their samples and extremes, the mean of
- * their means and deviations, their histograms merged into h. */
+/* The latency at byte offset off of a result. */
+static const struct sb_lat *lat_at(const struct sb_job_result *r, size_t off)
+{
+	return (const struct sb_lat *)((const char *)r + off);
+}
+
+static size_t lat_off(const struct sb_job_result *r, size_t d, int k)
+{
+	return (size_t)((const char *)lat_of(dir_of(r, d), k) -
+			(const char *)r);
+}
+
+/* A latency (at off in each run) as the runs' mean: their samples and
+ * extremes, the mean of their means and deviations, their histograms
+ * merged into h. */
 static void lat_mean(const struct sb_job_result *const *runs, size_t n,
-		     size_t d, int k, struct sb_hist *h, struct sb_lat *o)
+		     size_t off, struct sb_hist *h, struct sb_lat *o)
 {
 	size_t m = 0, nh = 0;
 
 	memset(o, 0, sizeof(*o));
 	for (size_t i = 0; i < n; i++) {
-		const struct sb_lat *l = lat_of(dir_of(runs[i], d), k);
+		const struct sb_lat *l = lat_at(runs[i], off);
 
 		if (!l->n)
 			continue;
@@ -209,9 +223,10 @@ static void dir_mean(struct sb_repeat_res *s,
 	o->runtime_ns = st->bw.mean > 0
 				? (uint64_t)llround(bytes * 1e9 / st->bw.mean)
 				: (uint64_t)llround(rt);
-	lat_mean(runs, n, d, 0, &s->hist[d * 3], &o->slat);
-	lat_mean(runs, n, d, 1, &s->hist[d * 3 + 1], &o->clat);
-	lat_mean(runs, n, d, 2, &s->hist[d * 3 + 2], &o->lat);
+	lat_mean(runs, n, lat_off(runs[0], d, 0), &s->hist[d * 3], &o->slat);
+	lat_mean(runs, n, lat_off(runs[0], d, 1), &s->hist[d * 3 + 1],
+		 &o->clat);
+	lat_mean(runs, n, lat_off(runs[0], d, 2), &s->hist[d * 3 + 2], &o->lat);
 	if (d < SB_DDIR_COUNT) {
 		samples_mean(runs, n, d, 1, &s->more[d].bw);
 		samples_mean(runs, n, d, 0, &s->more[d].iops);
@@ -240,7 +255,7 @@ int sb_repeat_summary(const struct sb_job_result *const *runs, size_t n,
 		      int best, struct sb_repeat_res *s)
 {
 	struct sb_job_result *r = &s->r;
-	double *x = calloc(n, sizeof(*x)), cpu[2] = {0, 0};
+	double *x = calloc(n, sizeof(*x)), cpu[2] = {0, 0}, txns;
 	size_t npct;
 
 	memset(s, 0, sizeof(*s));
@@ -262,7 +277,9 @@ int sb_repeat_summary(const struct sb_job_result *const *runs, size_t n,
 		*r = *runs[n - 1];
 		r->repeat_summary = "mean";
 		r->start_unix_ms = runs[0]->start_unix_ms;
-		s->hist = calloc((SB_DDIR_COUNT + 1) * 3, sizeof(*s->hist));
+		/* slat, clat, lat of each direction and mixed, then the
+		 * transactions'. */
+		s->hist = calloc((SB_DDIR_COUNT + 1) * 3 + 1, sizeof(*s->hist));
 		if (!s->hist)
 			return -ENOMEM;
 		r->runtime_ns = 0;
@@ -278,6 +295,13 @@ int sb_repeat_summary(const struct sb_job_result *const *runs, size_t n,
 		if (r->unified)
 			dir_mean(s, runs, n, SB_DDIR_COUNT, &r->mixed);
 		r->more = s->more;
+		/* A generator's transactions: their mean count and latency. */
+		txns = 0;
+		for (size_t i = 0; i < n; i++)
+			txns += (double)runs[i]->txns / (double)n;
+		r->txns = (uint64_t)llround(txns);
+		lat_mean(runs, n, offsetof(struct sb_job_result, txn_lat),
+			 &s->hist[(SB_DDIR_COUNT + 1) * 3], &r->txn_lat);
 	}
 	r->repeat = 0;
 	r->repeats = (unsigned)n;
