@@ -143,30 +143,102 @@ static size_t csv_pct_columns(const struct sb_view_run *res, double *cols)
 	return n;
 }
 
-/* A run with sweep= points gets a last column, sweep, their values
- * ("bs=4k iodepth=8"; empty on other jobs' rows); others keep the layout. */
+/* Extra columns, after the others: */
+#define CSV_SWEEP  1 /* sweep: a point's values */
+#define CSV_REPEAT 2 /* repeat, repeats and a repeat summary's statistics */
+
+static const char *const csv_rep_stats[] = {"mean", "sd",      "min",
+					    "max",  "ci95_lo", "ci95_hi"};
+
+static void csv_rep_header(struct sb_linebuf *b, const char *name)
+{
+	for (size_t k = 0; k < sizeof(csv_rep_stats) / sizeof(char *); k++)
+		sb_linebuf_add(b, ",%s_%s", name, csv_rep_stats[k]);
+}
+
+/* The clat_p99_9_ms of 99.9: a name every tool takes as is. */
+static void csv_pct_name(char *name, size_t len, double pct)
+{
+	snprintf(name, len, "clat_p%g_ms", pct);
+	for (char *c = name; *c; c++)
+		if (*c == '.')
+			*c = '_';
+}
+
+/* A run with sweep= points gets a column sweep, their values ("bs=4k
+ * iodepth=8"; empty on other jobs' rows), one with repeat= the columns
+ * repeat and repeats and the statistics of a summary's runs; others keep
+ * the layout. */
 static void csv_header(struct sb_linebuf *b, const double *cols, size_t ncols,
 		       int sweep)
 {
+	char name[48];
+
 	sb_linebuf_add(
 		b, "job,clone,group,direction,ios,bytes,runtime_ms,iops,mb_s,"
 		   "bw_kib_s,lat_mean_ms,lat_max_ms");
 	for (size_t i = 0; i < ncols; i++) {
-		char name[32];
-
-		/* 99.9 -> clat_p99_9_ms: a name every tool takes as is. */
-		snprintf(name, sizeof(name), "%g", cols[i]);
-		for (char *c = name; *c; c++)
-			if (*c == '.')
-				*c = '_';
-		sb_linebuf_add(b, ",clat_p%s_ms", name);
+		csv_pct_name(name, sizeof(name), cols[i]);
+		sb_linebuf_add(b, ",%s", name);
 	}
-	sb_linebuf_add(b, ",usr_cpu,sys_cpu,host_cpu,cpu_efficiency,errors%s\n",
-		       sweep ? ",sweep" : "");
+	sb_linebuf_add(b, ",usr_cpu,sys_cpu,host_cpu,cpu_efficiency,errors%s",
+		       sweep & CSV_SWEEP ? ",sweep" : "");
+	if (sweep & CSV_REPEAT) {
+		sb_linebuf_add(b, ",repeat,repeats");
+		csv_rep_header(b, "iops");
+		csv_rep_header(b, "bw_kib_s");
+		csv_rep_header(b, "lat_mean_ms");
+		for (size_t i = 0; i < ncols; i++) {
+			csv_pct_name(name, sizeof(name), cols[i]);
+			csv_rep_header(b, name);
+		}
+	}
+	sb_linebuf_add(b, "\n");
+}
+
+static void csv_rep_cells(struct sb_linebuf *b,
+			  const struct sb_view_rep_stat *s, double div,
+			  int prec)
+{
+	const double v[] = {s ? s->mean : 0,  s ? s->sd : 0,
+			    s ? s->min : 0,   s ? s->max : 0,
+			    s ? s->ci_lo : 0, s ? s->ci_hi : 0};
+
+	for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+		if (s && s->n)
+			csv_num(b, v[k] / div, prec);
+		else
+			sb_linebuf_add(b, ",");
+}
+
+/* The repeat columns of a row of direction d (SB_DDIR_COUNT: mixed): the
+ * run's number, or the summary's "mean" or "best" and its statistics. */
+static void csv_repeat(struct sb_linebuf *b, const struct sb_view_job *r, int d,
+		       const double *cols, size_t ncols)
+{
+	const struct sb_view_rep_dir *v = r->rep && d >= 0 ? &r->rep[d] : NULL;
+
+	if (r->repeat_summary)
+		sb_linebuf_add(b, ",%s,%u", r->repeat_summary, r->repeats);
+	else if (r->repeats)
+		sb_linebuf_add(b, ",%u,%u", r->repeat, r->repeats);
+	else
+		sb_linebuf_add(b, ",,");
+	csv_rep_cells(b, v ? &v->iops : NULL, 1, 3);
+	csv_rep_cells(b, v ? &v->bw : NULL, 1024.0, 3);
+	csv_rep_cells(b, v ? &v->lat_mean : NULL, 1e6, 6);
+	for (size_t i = 0; i < ncols; i++) {
+		const struct sb_view_rep_stat *p = NULL;
+
+		for (size_t k = 0; v && k < r->npercentiles; k++)
+			if (fabs(r->percentiles[k] - cols[i]) <= 1e-9)
+				p = &v->clat_pct[k];
+		csv_rep_cells(b, p, 1e6, 6);
+	}
 }
 
 static void csv_row(struct sb_env *env, struct sb_linebuf *b,
-		    const struct sb_view_job *r, const char *dir,
+		    const struct sb_view_job *r, int d, const char *dir,
 		    const struct sb_view_dir *s, uint64_t errors,
 		    const double *cols, size_t ncols, int sweep)
 {
@@ -201,10 +273,12 @@ static void csv_row(struct sb_env *env, struct sb_linebuf *b,
 	csv_num(b, r->host_cpu, 2);
 	csv_num(b, r->cpu_efficiency, 3);
 	sb_linebuf_add(b, ",%llu", (unsigned long long)errors);
-	if (sweep) {
+	if (sweep & CSV_SWEEP) {
 		sb_linebuf_add(b, ",");
 		csv_text(b, r->sweep ? r->sweep : "");
 	}
+	if (sweep & CSV_REPEAT)
+		csv_repeat(b, r, d, cols, ncols);
 	sb_linebuf_add(b, "\n");
 }
 
@@ -226,21 +300,21 @@ static void csv_job(struct sb_env *env, struct sb_linebuf *b,
 		for (int d = 0; d < SB_DDIR_COUNT; d++) {
 			if (!csv_used(&r->dir[d]))
 				continue;
-			csv_row(env, b, r, csv_dir_names[d], &r->dir[d],
+			csv_row(env, b, r, d, csv_dir_names[d], &r->dir[d],
 				r->dir[d].errors, cols, ncols, sweep);
 			rows++;
 		}
 	}
 	if (r->unified != SB_UNIFIED_NONE && csv_used(&r->mixed)) {
-		csv_row(env, b, r, "mixed", &r->mixed, r->mixed.errors, cols,
-			ncols, sweep);
+		csv_row(env, b, r, SB_DDIR_COUNT, "mixed", &r->mixed,
+			r->mixed.errors, cols, ncols, sweep);
 		rows++;
 	}
 	if (!rows) {
 		static const struct sb_view_dir none;
 
-		csv_row(env, b, r, "none", &none, r->total_errors, cols, ncols,
-			sweep);
+		csv_row(env, b, r, -1, "none", &none, r->total_errors, cols,
+			ncols, sweep);
 	}
 }
 
@@ -319,7 +393,8 @@ static int csv_run_end_view(struct sb_env *env, const struct sb_view_run *res)
 		return 0;
 	ncols = csv_pct_columns(res, cols);
 	for (unsigned i = 0; i < res->njobs; i++)
-		sweep |= res->jobs[i]->sweep != NULL;
+		sweep |= (res->jobs[i]->sweep ? CSV_SWEEP : 0) |
+			 (res->jobs[i]->repeats ? CSV_REPEAT : 0);
 	csv_header(&b, cols, ncols, sweep);
 	rc = sb_linebuf_flush(env, &b);
 	for (unsigned i = 0; i < res->njobs && !rc; i++) {

@@ -258,7 +258,7 @@ static const char *influxdb_opt_value(const struct sb_host *h,
 /* The tags that say who a job is, from a job's result or a share. The
  * buffers are the caller's and must outlive the point. */
 struct influxdb_who {
-	char group[16], iodepth[16], numjobs[16], clone[16];
+	char group[16], iodepth[16], numjobs[16], clone[16], repeat[16];
 	char target[1024];
 };
 
@@ -286,6 +286,13 @@ static void influxdb_tags(struct sb_env *env, struct influxdb_point *pt,
 		influxdb_lp_tag(pt, "engine", engine);
 	if (h->res_str(r, SB_FIG_SWEEP, &v) == 0)
 		influxdb_lp_tag(pt, "sweep", v);
+	/* A repeat='s run by its number, its summary as "mean" or "best". */
+	if (h->res_str(r, SB_FIG_REPEAT_SUMMARY, &v) == 0) {
+		influxdb_lp_tag(pt, "repeat", v);
+	} else if (h->res_u64(r, SB_SCOPE_JOB, SB_FIG_REPEAT, &u) == 0) {
+		snprintf(w->repeat, sizeof(w->repeat), "%" PRIu64, u);
+		influxdb_lp_tag(pt, "repeat", w->repeat);
+	}
 	if (h->res_u64(r, SB_SCOPE_JOB, SB_FIG_GROUPID, &u) == 0) {
 		snprintf(w->group, sizeof(w->group), "%" PRIu64, u);
 		influxdb_lp_tag(pt, "group", w->group);
@@ -495,6 +502,44 @@ static void influxdb_lat_fields(struct influxdb_point *pt, const char *base,
 	influxdb_lp_float(pt, key, l->n ? l->stddev_ns : 0);
 }
 
+/* A repeat summary's statistic of its runs: KEY_mean, _sd, _min, _max,
+ * _ci95_lo, _ci95_hi. */
+static void influxdb_rep_fields(struct influxdb_point *pt, const char *key,
+				const struct sb_view_rep_stat *s)
+{
+	const char *names[] = {"mean", "sd",	  "min",
+			       "max",  "ci95_lo", "ci95_hi"};
+	const double v[] = {s->mean, s->sd, s->min, s->max, s->ci_lo, s->ci_hi};
+	char k[64];
+
+	for (size_t i = 0; s->n && i < sizeof(v) / sizeof(v[0]); i++) {
+		snprintf(k, sizeof(k), "%s_%s", key, names[i]);
+		influxdb_lp_float(pt, k, v[i]);
+	}
+}
+
+static void influxdb_repeat(struct influxdb_point *pt,
+			    const struct sb_view_job *v, uint32_t d)
+{
+	const struct sb_view_rep_dir *o = v->rep ? &v->rep[d] : NULL;
+
+	if (v->repeats)
+		influxdb_lp_uint(pt, "repeats", v->repeats);
+	if (!o)
+		return;
+	influxdb_rep_fields(pt, "rep_iops", &o->iops);
+	influxdb_rep_fields(pt, "rep_bw_bytes", &o->bw);
+	influxdb_rep_fields(pt, "rep_clat_mean_ns", &o->clat_mean);
+	influxdb_rep_fields(pt, "rep_lat_mean_ns", &o->lat_mean);
+	for (size_t k = 0; k < v->npercentiles; k++) {
+		char key[48];
+
+		influxdb_pct_key(key, sizeof(key), "rep_clat",
+				 v->percentiles[k]);
+		influxdb_rep_fields(pt, key, &o->clat_pct[k]);
+	}
+}
+
 /* A job's summary: per direction it moved, the figures fio's JSON report
  * has for it (io_bytes, bw_bytes, iops, runtime, latencies and the job's
  * own percentiles), with the job's CPU on each. */
@@ -558,6 +603,7 @@ static int influxdb_job_summary(struct sb_env *env, const struct sb_result *r,
 		influxdb_lp_uint(&pt, "job_runtime_ms",
 				 (v->runtime_ns + 500000) / 1000000);
 		influxdb_lp_int(&pt, "error", v->error < 0 ? -v->error : 0);
+		influxdb_repeat(&pt, v, d);
 		influxdb_lp_end(&pt, ts);
 	}
 	return 0;

@@ -620,7 +620,9 @@ static int iom_block(struct sb_env *env, const struct sb_view_run *res,
 		return env->host->error(env->handle, -ENOMEM, "out of memory");
 	for (unsigned i = 0; i < res->njobs; i++) {
 		iom_job_fig(env, res->jobs[i], &jf[i]);
-		iom_fig_add(&all, &jf[i]);
+		/* A repeat summary is no worker of Iometer's: its runs are. */
+		if (!res->jobs[i]->repeat_summary)
+			iom_fig_add(&all, &jf[i]);
 	}
 	sb_linebuf_add(b, "'Access specifications\n");
 	for (unsigned i = 0; i < res->njobs; i++) {
@@ -684,6 +686,8 @@ static int iom_block(struct sb_env *env, const struct sb_view_run *res,
 	for (unsigned i = 0; i < res->njobs && !rc; i++) {
 		const struct sb_view_job *r = res->jobs[i];
 
+		if (r->repeat_summary)
+			continue;
 		sb_linebuf_add(b, "WORKER,");
 		iom_worker_name(b, r);
 		sb_linebuf_add(b, ",");
@@ -710,7 +714,8 @@ static struct iom_cpu iom_group_cpu(const struct sb_view_run *res)
 	struct iom_cpu c = {0};
 
 	for (unsigned i = 0; i < res->njobs; i++)
-		if (res->jobs[i]->host_cpu > c.pct[0])
+		if (!res->jobs[i]->repeat_summary &&
+		    res->jobs[i]->host_cpu > c.pct[0])
 			c.pct[0] = res->jobs[i]->host_cpu;
 	c.ok = c.pct[0] > 0;
 	c.total_only = 1;

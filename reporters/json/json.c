@@ -614,8 +614,8 @@ static void json_own(const struct json_job *j, struct json_out *o)
 
 /* The group's aggregate bandwidth in bytes/s for one direction (d < 0:
  * mixed): fio's rs->agg, its bytes over its longest runtime. */
-static double json_group_bps(const struct sb_view_run *res, unsigned group,
-			     int d)
+static double json_group_bps(const struct sb_view_run *res,
+			     const struct sb_view_job *self, int d)
 {
 	uint64_t bytes = 0, rt = 0;
 
@@ -623,7 +623,10 @@ static double json_group_bps(const struct sb_view_run *res, unsigned group,
 		const struct sb_view_job *r = res->jobs[i];
 		const struct sb_view_dir *s;
 
-		if (!r || r->groupid != group)
+		/* A repeat summary is a group of its own, apart from the
+		 * last of its runs. */
+		if (!r || r->groupid != self->groupid ||
+		    (self->repeat_summary ? r != self : !!r->repeat_summary))
 			continue;
 		s = d >= 0 ? &r->dir[d] : &r->mixed;
 		bytes += s->bytes;
@@ -631,6 +634,78 @@ static double json_group_bps(const struct sb_view_run *res, unsigned group,
 			rt = s->runtime_ns;
 	}
 	return rt ? (double)bytes * 1e9 / (double)rt : 0.0;
+}
+
+static void json_rep_stat(struct json_out *o, const char *key,
+			  const struct sb_view_rep_stat *s)
+{
+	if (!s->n)
+		return;
+	json_open(o, key, '{');
+	json_dbl(o, "mean", s->mean);
+	json_dbl(o, "sd", s->sd);
+	json_dbl(o, "min", s->min);
+	json_dbl(o, "max", s->max);
+	json_open(o, "ci95", '[');
+	json_next(o);
+	json_printf(o, "%f", isfinite(s->ci_lo) ? s->ci_lo : 0.0);
+	json_next(o);
+	json_printf(o, "%f", isfinite(s->ci_hi) ? s->ci_hi : 0.0);
+	json_close(o, ']');
+	json_close(o, '}');
+}
+
+static void json_rep_pcts(struct json_out *o, const char *key,
+			  const struct sb_view_job *r,
+			  const struct sb_view_rep_stat *s)
+{
+	char name[32];
+	int any = 0;
+
+	for (size_t i = 0; i < r->npercentiles; i++)
+		any |= s[i].n != 0;
+	if (!any)
+		return;
+	json_open(o, key, '{');
+	for (size_t i = 0; i < r->npercentiles; i++) {
+		snprintf(name, sizeof(name), "%f", r->percentiles[i]);
+		json_rep_stat(o, name, &s[i]);
+	}
+	json_close(o, '}');
+}
+
+/* storbench's own: which run of a repeat= the job is, or the statistics
+ * of the runs in their summary. */
+static void json_repeat(struct json_out *o, const struct sb_view_job *r)
+{
+	if (!r->repeats)
+		return;
+	json_open(o, "repeat", '{');
+	json_u64(o, "runs", r->repeats);
+	if (!r->repeat_summary) {
+		json_u64(o, "run", r->repeat);
+		json_close(o, '}');
+		return;
+	}
+	json_str(o, "summary", r->repeat_summary);
+	if (r->repeat_best)
+		json_u64(o, "best_run", r->repeat_best);
+	for (int d = 0; r->rep && d <= SB_DDIR_COUNT; d++) {
+		const struct sb_view_rep_dir *v = &r->rep[d];
+
+		if (!v->iops.n)
+			continue;
+		json_open(o, d < SB_DDIR_COUNT ? json_dir_names[d] : "mixed",
+			  '{');
+		json_rep_stat(o, "iops", &v->iops);
+		json_rep_stat(o, "bw_bytes", &v->bw);
+		json_rep_stat(o, "clat_ns_mean", &v->clat_mean);
+		json_rep_stat(o, "lat_ns_mean", &v->lat_mean);
+		json_rep_pcts(o, "clat_ns_percentile", r, v->clat_pct);
+		json_rep_pcts(o, "lat_ns_percentile", r, v->lat_pct);
+		json_close(o, '}');
+	}
+	json_close(o, '}');
 }
 
 static void json_job(const struct json_opts *opts, const struct sb_host *host,
@@ -669,14 +744,13 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 	if (unified != SB_UNIFIED_MIXED) {
 		for (int d = 0; d < SB_DDIR_COUNT; d++)
 			json_dir(&j, o, json_dir_names[d], &r->dir[d],
-				 &r->more[d],
-				 json_group_bps(res, r->groupid, d));
+				 &r->more[d], json_group_bps(res, r, d));
 		json_sync(&j, o, r);
 		json_txn(&j, o, r);
 	}
 	if (unified != SB_UNIFIED_NONE)
 		json_dir(&j, o, "mixed", &r->mixed, &r->mixed_more,
-			 json_group_bps(res, r->groupid, -1));
+			 json_group_bps(res, r, -1));
 	json_u64(o, "job_runtime", json_ms(r->runtime_ns));
 	json_dbl(o, "usr_cpu", r->usr_cpu);
 	json_dbl(o, "sys_cpu", r->sys_cpu);
@@ -708,6 +782,7 @@ static void json_job(const struct json_opts *opts, const struct sb_host *host,
 		json_str(o, "desc", r->description);
 	if (r->sweep)
 		json_str(o, "sweep", r->sweep);
+	json_repeat(o, r);
 	json_own(&j, o);
 	json_close(o, '}');
 }

@@ -315,6 +315,62 @@ static void jsonl_job_dir(struct sb_env *env, struct sb_linebuf *b,
 	sb_linebuf_add(b, "}");
 }
 
+static void jsonl_rep_stat(struct sb_linebuf *b, const char *key,
+			   const struct sb_view_rep_stat *s)
+{
+	if (!s->n)
+		return;
+	jsonl_open_obj(b, key);
+	jsonl_num(b, "mean", s->mean);
+	jsonl_num(b, "sd", s->sd);
+	jsonl_num(b, "min", s->min);
+	jsonl_num(b, "max", s->max);
+	jsonl_num(b, "ci95_lo", s->ci_lo);
+	jsonl_num(b, "ci95_hi", s->ci_hi);
+	sb_linebuf_add(b, "}");
+}
+
+/* A repeat summary's statistics of its runs, per direction. */
+static void jsonl_repeat(struct sb_linebuf *b, const struct sb_view_job *r)
+{
+	char k[32];
+
+	if (!r->rep)
+		return;
+	jsonl_open_obj(b, "repeat_stats");
+	for (int d = 0; d <= SB_DDIR_COUNT; d++) {
+		const struct sb_view_rep_dir *v = &r->rep[d];
+
+		if (!v->iops.n)
+			continue;
+		jsonl_open_obj(b, d < SB_DDIR_COUNT ? jsonl_dir_names[d]
+						    : "mixed");
+		jsonl_rep_stat(b, "iops", &v->iops);
+		jsonl_rep_stat(b, "bw_bytes", &v->bw);
+		jsonl_rep_stat(b, "clat_ns_mean", &v->clat_mean);
+		jsonl_rep_stat(b, "lat_ns_mean", &v->lat_mean);
+		for (int lat = 0; lat < 2; lat++) {
+			const struct sb_view_rep_stat *p =
+				lat ? v->lat_pct : v->clat_pct;
+			int any = 0;
+
+			for (size_t i = 0; i < r->npercentiles; i++)
+				any |= p[i].n != 0;
+			if (!any)
+				continue;
+			jsonl_open_obj(b, lat ? "lat_ns_percentile"
+					      : "clat_ns_percentile");
+			for (size_t i = 0; i < r->npercentiles; i++) {
+				snprintf(k, sizeof(k), "%f", r->percentiles[i]);
+				jsonl_rep_stat(b, k, &p[i]);
+			}
+			sb_linebuf_add(b, "}");
+		}
+		sb_linebuf_add(b, "}");
+	}
+	sb_linebuf_add(b, "}");
+}
+
 static int jsonl_used(const struct sb_view_dir *s)
 {
 	return s->ios || s->bytes || s->errors;
@@ -343,6 +399,15 @@ static int jsonl_job_end_view(struct sb_env *env, const struct sb_view_job *in)
 		jsonl_text(&b, "description", r.description);
 	if (r.sweep)
 		jsonl_text(&b, "sweep", r.sweep);
+	if (r.repeats) {
+		jsonl_u64(&b, "repeat", r.repeat);
+		jsonl_u64(&b, "repeats", r.repeats);
+	}
+	if (r.repeat_summary)
+		jsonl_text(&b, "repeat_summary", r.repeat_summary);
+	if (r.repeat_best)
+		jsonl_u64(&b, "repeat_best", r.repeat_best);
+	jsonl_repeat(&b, &r);
 	jsonl_i64(&b, "start_unix_ms", r.start_unix_ms);
 	jsonl_num(&b, "runtime_ms", (double)r.runtime_ns / 1e6);
 	/* fio's "error" is the positive errno. */

@@ -201,7 +201,9 @@ static void normal_group_dir(const struct sb_view_run *res, unsigned g, int d,
 		const struct sb_view_dir *st = normal_stats(r, d);
 		double bw;
 
-		if (r->groupid != g || !st || !st->runtime_ns || !st->bytes)
+		/* A repeat summary's figures are its runs' again. */
+		if (r->groupid != g || r->repeat_summary || !st ||
+		    !st->runtime_ns || !st->bytes)
 			continue;
 		bw = (double)st->bytes * 1e9 / (double)st->runtime_ns;
 		if (!s->n || bw < s->bw_min)
@@ -641,6 +643,98 @@ static void normal_header(struct sb_env *env, const struct sb_view_job *r)
 	if (r->sweep)
 		NORMAL_PRINT(env, "  Sweep        : %s\n",
 			     normal_text(r->sweep, buf, sizeof(buf)));
+	if (r->repeats && !r->repeat_summary)
+		NORMAL_PRINT(env, "  Repeat       : run %u of %u\n", r->repeat,
+			     r->repeats);
+	else if (r->repeat_summary && r->repeat_best)
+		NORMAL_PRINT(env, "  Repeat       : best of %u runs: run %u\n",
+			     r->repeats, r->repeat_best);
+	else if (r->repeat_summary)
+		NORMAL_PRINT(env, "  Repeat       : mean of %u runs\n",
+			     r->repeats);
+}
+
+/* A repeat statistic's value as the job lines give one: a count (2634k),
+ * a rate of bytes (9.93GiB/s), or a latency in the job's unit. */
+enum normal_rep_kind { NORMAL_REP_COUNT, NORMAL_REP_BW, NORMAL_REP_LAT };
+
+static void normal_rep_num(char *buf, size_t len, double v,
+			   enum normal_rep_kind k, const struct normal_unit *u)
+{
+	const char *sign = v < 0 ? "-" : "";
+	char n[32];
+
+	v = v < 0 ? -v : v;
+	if (k == NORMAL_REP_COUNT)
+		normal_count(n, sizeof(n), v);
+	else if (k == NORMAL_REP_BW)
+		normal_bytes(n, sizeof(n), v, 1);
+	else
+		snprintf(n, sizeof(n), "%.2f", v / u->div);
+	snprintf(buf, len, "%s%s%s", sign, n, k == NORMAL_REP_BW ? "/s" : "");
+}
+
+/* One statistic of a repeat summary: "mean=.. sd=.. min=.. max=.. 95% CI
+ * [.., ..]". */
+static void normal_rep_line(struct sb_env *env, const char *dir,
+			    const char *what, const struct sb_view_rep_stat *s,
+			    enum normal_rep_kind k, const struct normal_unit *u)
+{
+	const double v[] = {s->mean, s->sd, s->min, s->max, s->ci_lo, s->ci_hi};
+	char t[6][40];
+
+	if (!s->n)
+		return;
+	for (size_t i = 0; i < 6; i++)
+		normal_rep_num(t[i], sizeof(t[i]), v[i], k, u);
+	NORMAL_PRINT(env,
+		     "    %-5s %-10s: mean=%s sd=%s min=%s max=%s 95%% CI "
+		     "[%s, %s]\n",
+		     dir, what, t[0], t[1], t[2], t[3], t[4], t[5]);
+}
+
+/* A repeat summary's statistics over its runs: IOPS, bandwidth, latency
+ * mean and its p50, p99 and p99.9 where percentile_list has them. */
+static void normal_repeat(struct sb_env *env, const struct sb_view_job *r)
+{
+	static const double pcts[] = {50, 99, 99.9};
+	struct normal_unit u = normal_lat_unit(r);
+
+	if (!r->rep)
+		return;
+	NORMAL_PRINT(env,
+		     "  repeats      : %u, statistics of the runs "
+		     "(latencies in %s)\n",
+		     r->repeats, u.name);
+	for (int d = 0; d <= NORMAL_MIXED; d++) {
+		const struct sb_view_rep_dir *o = &r->rep[d];
+		const char *dn =
+			d < NORMAL_MIXED ? normal_dir_lower[d] : "mixed";
+		int lat = r->pct_flags & SB_PCT_LAT;
+		char what[32];
+
+		if (!normal_shows(r, d) || !o->iops.n)
+			continue;
+		normal_rep_line(env, dn, "iops", &o->iops, NORMAL_REP_COUNT,
+				&u);
+		normal_rep_line(env, dn, "bw", &o->bw, NORMAL_REP_BW, &u);
+		snprintf(what, sizeof(what), "%s avg", lat ? "lat" : "clat");
+		normal_rep_line(env, dn, what,
+				lat ? &o->lat_mean : &o->clat_mean,
+				NORMAL_REP_LAT, &u);
+		for (size_t k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++)
+			for (size_t i = 0; i < r->npercentiles; i++) {
+				if (r->percentiles[i] < pcts[k] - 1e-9 ||
+				    r->percentiles[i] > pcts[k] + 1e-9)
+					continue;
+				snprintf(what, sizeof(what), "%s p%g",
+					 lat ? "lat" : "clat", pcts[k]);
+				normal_rep_line(env, dn, what,
+						lat ? &o->lat_pct[i]
+						    : &o->clat_pct[i],
+						NORMAL_REP_LAT, &u);
+			}
+	}
 }
 
 static void normal_job(struct sb_env *env, const struct sb_view_run *res,
@@ -687,6 +781,7 @@ static void normal_job(struct sb_env *env, const struct sb_view_run *res,
 	if (any)
 		normal_depths(env, r);
 	normal_ss(env, r);
+	normal_repeat(env, r);
 	for (size_t i = 0; i < r->nfacts; i++)
 		NORMAL_PRINT(env, "  %s: %s\n", r->facts[i].key,
 			     r->facts[i].value);

@@ -61,6 +61,18 @@ struct sb_view_more {
 	struct sb_view_samples iops;
 };
 
+/* ABI 2.6: a repeat summary's statistic over its runs (SB_FIG_REP_*);
+ * n 0: absent. */
+struct sb_view_rep_stat {
+	uint64_t n;
+	double mean, sd, min, max, ci_lo, ci_hi;
+};
+
+struct sb_view_rep_dir {
+	struct sb_view_rep_stat iops, bw, clat_mean, lat_mean;
+	struct sb_view_rep_stat *clat_pct, *lat_pct; /* [npercentiles] */
+};
+
 struct sb_view_fact {
 	const char *key;
 	const char *value;
@@ -100,6 +112,13 @@ struct sb_view_job {
 	uint32_t pct_flags;	 /* SB_PCT_* */
 	const char *description; /* or NULL */
 	const char *sweep;	 /* ABI 2.4, SB_FIG_SWEEP: or NULL */
+	/* ABI 2.6, repeat=: the run 1..repeats (0: the summary; repeats 0:
+	 * not repeated), the summary's "mean" or "best" (else NULL), the
+	 * run best reports, and a summary's statistics, [SB_DDIR_COUNT + 1]
+	 * with mixed last (else NULL). */
+	uint32_t repeat, repeats, repeat_best;
+	const char *repeat_summary;
+	struct sb_view_rep_dir *rep;
 	int64_t start_unix_ms;
 	uint64_t total_errors;
 	int first_error;
@@ -286,8 +305,59 @@ static inline void sb_view_buckets_(const struct sb_host *h,
 		v[i] = h->res_list(r, list, i, &it) == 0 ? it.u64 : 0;
 }
 
+static inline void sb_view_rep_stat_(const struct sb_host *h,
+				     const struct sb_result *r, uint32_t scope,
+				     uint32_t base, struct sb_view_rep_stat *o)
+{
+	o->n = sb_view_u64_(h, r, scope, base + SB_REP_N);
+	o->mean = sb_view_f64_(h, r, scope, base + SB_REP_MEAN);
+	o->sd = sb_view_f64_(h, r, scope, base + SB_REP_SD);
+	o->min = sb_view_f64_(h, r, scope, base + SB_REP_MIN);
+	o->max = sb_view_f64_(h, r, scope, base + SB_REP_MAX);
+	o->ci_lo = sb_view_f64_(h, r, scope, base + SB_REP_CI_LO);
+	o->ci_hi = sb_view_f64_(h, r, scope, base + SB_REP_CI_HI);
+}
+
+/* A summary's statistics into v->rep (after v->npercentiles is read);
+ * 0 or -ENOMEM. */
+static inline int sb_view_rep_(const struct sb_host *h,
+			       const struct sb_result *r, struct sb_view_job *v)
+{
+	const size_t nd = SB_DDIR_COUNT + 1, np = v->npercentiles;
+	struct sb_view_rep_stat *p;
+
+	if (!v->repeat_summary)
+		return 0;
+	v->rep = (struct sb_view_rep_dir *)calloc(
+		1, nd * sizeof(*v->rep) + nd * 2 * (np ? np : 1) * sizeof(*p));
+	if (!v->rep)
+		return -ENOMEM;
+	p = (struct sb_view_rep_stat *)(v->rep + nd);
+	for (uint32_t d = 0; d < nd; d++) {
+		struct sb_view_rep_dir *o = &v->rep[d];
+
+		sb_view_rep_stat_(h, r, d, SB_FIG_REP_IOPS, &o->iops);
+		sb_view_rep_stat_(h, r, d, SB_FIG_REP_BW, &o->bw);
+		sb_view_rep_stat_(h, r, d, SB_FIG_REP_CLAT_MEAN, &o->clat_mean);
+		sb_view_rep_stat_(h, r, d, SB_FIG_REP_LAT_MEAN, &o->lat_mean);
+		o->clat_pct = p;
+		p += np;
+		o->lat_pct = p;
+		p += np;
+		for (uint32_t i = 0; i < np; i++) {
+			sb_view_rep_stat_(h, r, d, SB_FIG_REP_CLAT_PCT + 16 * i,
+					  &o->clat_pct[i]);
+			sb_view_rep_stat_(h, r, d, SB_FIG_REP_LAT_PCT + 16 * i,
+					  &o->lat_pct[i]);
+		}
+	}
+	return 0;
+}
+
 static inline void sb_view_job_free(struct sb_view_job *v)
 {
+	free(v->rep);
+	v->rep = NULL;
 	free(v->facts);
 	free(v->options);
 	free(v->percentiles);
@@ -340,6 +410,10 @@ static inline int sb_view_job_fill(const struct sb_host *h,
 	v->pct_flags = (uint32_t)sb_view_u64_(h, r, J, SB_FIG_PCT_FLAGS);
 	v->description = sb_view_str_(h, r, SB_FIG_DESCRIPTION);
 	v->sweep = sb_view_str_(h, r, SB_FIG_SWEEP);
+	v->repeat = (uint32_t)sb_view_u64_(h, r, J, SB_FIG_REPEAT);
+	v->repeats = (uint32_t)sb_view_u64_(h, r, J, SB_FIG_REPEATS);
+	v->repeat_best = (uint32_t)sb_view_u64_(h, r, J, SB_FIG_REPEAT_BEST);
+	v->repeat_summary = sb_view_str_(h, r, SB_FIG_REPEAT_SUMMARY);
 	v->start_unix_ms = sb_view_i64_(h, r, J, SB_FIG_START_UNIX_MS);
 	v->total_errors = sb_view_u64_(h, r, J, SB_FIG_TOTAL_ERRORS);
 	v->first_error = (int)sb_view_i64_(h, r, J, SB_FIG_FIRST_ERROR);
@@ -387,7 +461,8 @@ static inline int sb_view_job_fill(const struct sb_host *h,
 		}
 	}
 	if (sb_view_pairs_(h, r, SB_LIST_FACTS, &v->facts, &v->nfacts) ||
-	    sb_view_pairs_(h, r, SB_LIST_OPTIONS, &v->options, &v->noptions)) {
+	    sb_view_pairs_(h, r, SB_LIST_OPTIONS, &v->options, &v->noptions) ||
+	    sb_view_rep_(h, r, v)) {
 		sb_view_job_free(v);
 		return -ENOMEM;
 	}

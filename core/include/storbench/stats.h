@@ -104,6 +104,26 @@ extern "C" {
 #define SB_SAMP_MEAN	    3u /* (f64) */
 #define SB_SAMP_STDDEV	    4u /* (f64) */
 
+/* ABI 2.6, dir: a repeat summary's statistics over its runs, base plus
+ * one of SB_REP_*: each run's IOPS, bandwidth (bytes/s), clat and lat
+ * mean (ns), and its clat and lat percentiles (ns), percentile i of
+ * SB_LIST_PERCENTILES at SB_FIG_REP_CLAT_PCT + 16 * i. A latency's are
+ * absent when a run did not measure it. The confidence interval is
+ * mean -/+ t(0.975, n - 1) * sd / sqrt(n), sd the sample one (n - 1). */
+#define SB_FIG_REP_IOPS	     0x600u
+#define SB_FIG_REP_BW	     0x610u
+#define SB_FIG_REP_CLAT_MEAN 0x620u
+#define SB_FIG_REP_LAT_MEAN  0x630u
+#define SB_FIG_REP_CLAT_PCT  0x6000u
+#define SB_FIG_REP_LAT_PCT   0x7000u
+#define SB_REP_N	     0u /* (u64) runs */
+#define SB_REP_MEAN	     1u /* (f64) */
+#define SB_REP_SD	     2u /* (f64) */
+#define SB_REP_MIN	     3u /* (f64) */
+#define SB_REP_MAX	     4u /* (f64) */
+#define SB_REP_CI_LO	     5u /* (f64) 95% */
+#define SB_REP_CI_HI	     6u /* (f64) */
+
 /* job: who. */
 #define SB_FIG_JOB_ID	   0x1001u /* (u64) 0, 1, 2, ... in job-file order */
 #define SB_FIG_CLONE	   0x1002u /* (u64) clone, or SB_ALL_CLONES */
@@ -116,6 +136,17 @@ extern "C" {
  * values in sweep order ("bs=4k iodepth=8"). Absent from a job that is no
  * point of a sweep, and from an older host. */
 #define SB_FIG_SWEEP 0x1008u /* (str) */
+/* ABI 2.6, job: repeat=N. A run's number, 1..N, and N. After the N runs
+ * the host adds a summary of them, reported as a job: SB_FIG_REPEAT 0,
+ * SB_FIG_REPEATS N, SB_FIG_REPEAT_SUMMARY "mean" (its figures are the
+ * runs' means) or "best" (they are the run SB_FIG_REPEAT_BEST's, the one
+ * of the highest bandwidth), and the SB_FIG_REP_* statistics below. All
+ * absent from a job that is not repeated, and from an older host. A run's
+ * share of a period has its SB_FIG_REPEAT too. */
+#define SB_FIG_REPEAT	      0x1009u /* (u64) */
+#define SB_FIG_REPEATS	      0x100au /* (u64) */
+#define SB_FIG_REPEAT_SUMMARY 0x100bu /* (str) */
+#define SB_FIG_REPEAT_BEST    0x100cu /* (u64) */
 /* job: how it ended. */
 #define SB_FIG_ERROR  0x1010u /* (i64) first error as -errno, 0 */
 #define SB_FIG_ERRMSG 0x1011u /* (str) its message, or "" */

@@ -26,7 +26,7 @@
 #ifdef SB_ABI_MINOR_OVERRIDE
 #define SB_ABI_MINOR SB_ABI_MINOR_OVERRIDE
 #else
-#define SB_ABI_MINOR 5
+#define SB_ABI_MINOR 6
 #endif
 
 #endif

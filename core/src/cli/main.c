@@ -20,6 +20,7 @@
 #include "../config/config.h"
 #include "../jobfile/import.h"
 #include "../jobfile/jobfile.h"
+#include "../jobfile/repeat.h"
 #include "../jobfile/sweep.h"
 #include "../options/fio_values.h"
 #include "../report/eta.h"
@@ -250,9 +251,11 @@ int main(int argc, char **argv)
 	}
 	if (c.nsections && !code)
 		code = keep_sections(&ctx, &c);
-	/* Imports first: a generator's import may write sweep=. */
+	/* Imports first: a generator's import may write sweep=; repeats
+	 * then run each point N times. */
 	if (!code && (sb_jobset_import(&ctx, &loader, &c.jobs) ||
-		      sb_jobset_sweep(&ctx, &c.jobs))) {
+		      sb_jobset_sweep(&ctx, &c.jobs) ||
+		      sb_jobset_repeat(&ctx, &c.jobs))) {
 		sb_log(&ctx, SB_LOG_ERROR, NULL, "%s", ctx.err);
 		code = SB_EXIT_BAD_INPUT;
 	}

@@ -138,6 +138,35 @@ void sb_jobdef_free(struct sb_jobdef *job)
 	jobdef_free(job);
 }
 
+int sb_jobset_splice(struct sb_jobset *set, struct sb_jobdef ***pp,
+		     struct sb_jobdef *first, struct sb_jobdef **tail, int rc)
+{
+	struct sb_jobdef *j = **pp;
+
+	if (rc) {
+		*tail = NULL;
+		while (first) {
+			struct sb_jobdef *next = first->next;
+
+			jobdef_free(first);
+			first = next;
+		}
+		return rc;
+	}
+	*tail = j->next;
+	**pp = first;
+	for (struct sb_jobdef *p = first; p != j->next; p = p->next) {
+		if (set->cmd_last == j && p->next == j->next)
+			set->cmd_last = p;
+		if (set->cmd_cur == j && p->next == j->next)
+			set->cmd_cur = p;
+		if (p->next == j->next)
+			*pp = &p->next;
+	}
+	jobdef_free(j);
+	return 0;
+}
+
 int sb_jobdef_add(struct sb_ctx *ctx, struct sb_jobset *set,
 		  struct sb_jobdef *job, const char *key, const char *value,
 		  const char *where)

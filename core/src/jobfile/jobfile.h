@@ -83,6 +83,10 @@ struct sb_jobdef {
 	/* One point of a sweep= (sweep.h): its values, "bs=4k iodepth=8";
 	 * NULL for a job that is not one. */
 	char *sweep;
+	/* One run of a repeat= (repeat.h): run 1..repeats; 0 for a job that
+	 * is not repeated. repeat_best: repeat_report=best. */
+	unsigned repeat, repeats;
+	int repeat_best;
 };
 
 /*
@@ -139,6 +143,11 @@ void sb_jobdef_free(struct sb_jobdef *job);
 int sb_jobdef_add(struct sb_ctx *ctx, struct sb_jobset *set,
 		  struct sb_jobdef *job, const char *key, const char *value,
 		  const char *where);
+/* Put the jobs first.. (linked by next, the last one's next unset) where
+ * **pp stands and free it; *pp is then the link after the last of them.
+ * With rc != 0 free them instead and leave **pp. Returns rc. */
+int sb_jobset_splice(struct sb_jobset *set, struct sb_jobdef ***pp,
+		     struct sb_jobdef *first, struct sb_jobdef **tail, int rc);
 
 /* Jobs, not counting [global] sections. */
 size_t sb_jobset_count(const struct sb_jobset *set);

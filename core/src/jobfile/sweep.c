@@ -285,27 +285,7 @@ static int expand(struct sb_ctx *ctx, struct sb_jobset *set,
 	}
 	for (size_t k = 0; k < nax; k++)
 		axis_free(&ax[k]);
-	if (rc) {
-		while (first) {
-			struct sb_jobdef *next = first->next;
-
-			sb_jobdef_free(first);
-			first = next;
-		}
-		return rc;
-	}
-	*tail = j->next;
-	**pp = first;
-	for (struct sb_jobdef *p = first; p != j->next; p = p->next) {
-		if (set->cmd_last == j && p->next == j->next)
-			set->cmd_last = p;
-		if (set->cmd_cur == j && p->next == j->next)
-			set->cmd_cur = p;
-		if (p->next == j->next)
-			*pp = &p->next;
-	}
-	sb_jobdef_free(j);
-	return 0;
+	return sb_jobset_splice(set, pp, first, tail, rc);
 }
 
 int sb_jobset_sweep(struct sb_ctx *ctx, struct sb_jobset *set)

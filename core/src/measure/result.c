@@ -274,6 +274,8 @@ static int fill(struct sb_runjob *rj, struct sb_job_res *res, unsigned i,
 		return -ENOMEM;
 	r->description = o->description;
 	r->sweep = rj->def->sweep;
+	r->repeat = rj->def->repeat;
+	r->repeats = rj->def->repeats;
 	r->iodepth = rj->job.iodepth;
 	/* fio reports the last clone's depth for clones reported as one. */
 	r->latency_depth = rj->job.iodepth;

@@ -244,6 +244,7 @@ static void period(struct sb_sampler *s, struct sb_period_track *p,
 			ij->groupid = rj->groupid;
 			ij->engine = rj->engine ? rj->engine->desc->name : NULL;
 			ij->sweep = rj->def->sweep;
+			ij->repeat = rj->def->repeat;
 			ij->iodepth = rj->job.iodepth;
 			ij->numjobs = rj->job.numjobs;
 			ij->options = s->jobopts[j];

@@ -109,6 +109,14 @@ const struct sb_option sb_core_options[] = {
 	 .help = "run the job once per value of an option, each alone: "
 		 "OPT:LO-HI[:xN|:+N] (both ends) or OPT:V1,V2,...; several "
 		 "make a grid, the first varying slowest"},
+	{OPT("repeat", repeat), .type = SB_OPT_STR,
+	 .help = "run the job N times (1-1000), each alone and reported, "
+		 "then a summary of the runs: mean, sd, min, max and 95% "
+		 "confidence interval of IOPS, bandwidth and latency"},
+	{OPT("repeat_report", repeat_report), .type = SB_OPT_STR, .def = "mean",
+	 .help = "what a repeat='s summary reports: mean (the runs' "
+		 "means) or best (the run of the highest bandwidth, as "
+		 "CrystalDiskMark)"},
 	{OPT("rw", rw), .alias = "readwrite", .type = (int)SB_OPT_RW,
 	 .def = "read",
 	 .help = "I/O pattern: read, write, randread, randwrite, rw, randrw"},

@@ -18,6 +18,9 @@ struct sb_job_opts {
 	char *ioengine;
 	char *generator;
 	char *sweep; /* read by jobfile/sweep.c before a job is parsed */
+	/* read by jobfile/repeat.c before a job is parsed */
+	char *repeat;
+	char *repeat_report;
 	struct sb_rw_spec rw;
 	uint64_t bs[SB_DDIR_COUNT];
 	struct sb_range bsrange[SB_DDIR_COUNT];

@@ -15,6 +15,8 @@
 #include "../safety/watch.h"
 #include "gtod.h"
 #include "../worker/flow.h"
+#include "../jobfile/repeat.h"
+#include "../stats/repeat_stats.h"
 
 /* wait_for=name: the index of the job above of that name. */
 static int resolve_wait_for(struct sb_ctx *ctx, struct sb_runjob *jobs,
@@ -125,6 +127,8 @@ struct sb_reported {
 	struct sb_group_result *groups;
 	size_t ngroups;
 	struct sb_runjob **scratch; /* a group's jobs, while merging */
+	struct sb_repeat_res *sums; /* repeat= summaries, which it owns */
+	size_t nsums;
 };
 
 static void report(struct sb_ctx *ctx, struct sb_reporters *rs,
@@ -132,6 +136,41 @@ static void report(struct sb_ctx *ctx, struct sb_reporters *rs,
 {
 	sb_reporters_job_end(ctx, rs, r);
 	rep->v[rep->n++] = r;
+}
+
+/* After the last run of a repeat=, the summary of its runs, jobs[i] and
+ * the repeats - 1 before it: one per clone when each clone is reported. */
+static void report_repeat(struct sb_ctx *ctx, struct sb_reporters *rs,
+			  struct sb_runjob *jobs, size_t i,
+			  struct sb_reported *rep)
+{
+	const struct sb_jobdef *def = jobs[i].def;
+	const struct sb_job_result *runs[SB_REPEAT_MAX];
+	size_t n = def->repeats;
+
+	if (!def->repeats || def->repeat != def->repeats || i + 1 < n ||
+	    !jobs[i].opts.stats)
+		return;
+	for (unsigned c = 0; c < jobs[i].nres; c++) {
+		struct sb_repeat_res *s = &rep->sums[rep->nsums];
+
+		for (size_t k = 0; k < n; k++) {
+			const struct sb_runjob *rj = &jobs[i + 1 - n + k];
+
+			if (rj->def->repeat != k + 1 || rj->nres <= c)
+				return;
+			runs[k] = &rj->res[c].r;
+		}
+		if (sb_repeat_summary(runs, n, def->repeat_best, s)) {
+			sb_repeat_res_free(s);
+			sb_log(ctx, SB_LOG_ERROR, NULL,
+			       "out of memory for the summary of %s's runs",
+			       jobs[i].name);
+			return;
+		}
+		rep->nsums++;
+		report(ctx, rs, rep, &s->r);
+	}
 }
 
 /*
@@ -177,6 +216,7 @@ static void report_block(struct sb_ctx *ctx, struct sb_reporters *rs,
 		for (unsigned k = 0; k < rj->nres; k++)
 			report(ctx, rs, rep, &rj->res[k].r);
 		rj->reported = 1;
+		report_repeat(ctx, rs, jobs, i, rep);
 	}
 }
 
@@ -399,7 +439,7 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 	struct sb_eta eta;
 	struct sb_gtod gtod;
 	struct sb_zbd_devs *zbd_devs = NULL;
-	size_t nresults = 0;
+	size_t nresults = 0, nsums = 0;
 	uint64_t t0;
 	char host[256];
 	int rc, code = SB_EXIT_BAD_INPUT;
@@ -458,12 +498,18 @@ int sb_run(struct sb_ctx *ctx, struct sb_loader *loader,
 			     ro->status_ns))
 		sb_log(ctx, SB_LOG_WARN, NULL,
 		       "no interval thread: no samples, periods or progress");
-	for (size_t i = 0; i < njobs; i++)
+	for (size_t i = 0; i < njobs; i++) {
+		const struct sb_jobdef *def = jobs[i].def;
+
 		nresults += jobs[i].opts.numjobs;
-	rep.v = calloc(nresults ? nresults : 1, sizeof(*rep.v));
+		if (def->repeats && def->repeat == def->repeats)
+			nsums += jobs[i].opts.numjobs;
+	}
+	rep.v = calloc(nresults + nsums ? nresults + nsums : 1, sizeof(*rep.v));
+	rep.sums = calloc(nsums ? nsums : 1, sizeof(*rep.sums));
 	rep.groups = calloc(njobs, sizeof(*rep.groups));
 	rep.scratch = calloc(njobs, sizeof(*rep.scratch));
-	if (!rep.v || !rep.groups || !rep.scratch) {
+	if (!rep.v || !rep.groups || !rep.scratch || !rep.sums) {
 		sb_log(ctx, SB_LOG_ERROR, NULL,
 		       "out of memory for the results of %zu jobs", njobs);
 		code = SB_EXIT_JOB_ERROR;
@@ -504,6 +550,9 @@ out:
 		sb_group_free(&rep.groups[i]);
 	free(rep.groups);
 	free(rep.scratch);
+	for (size_t i = 0; i < rep.nsums; i++)
+		sb_repeat_res_free(&rep.sums[i]);
+	free(rep.sums);
 	free(rep.v);
 	return code;
 }

@@ -69,6 +69,54 @@ static struct fig samples_fig(const struct sb_samples *s, uint32_t what)
 	return none;
 }
 
+static struct fig rep_stat_fig(const struct sb_rep_stat *s, uint32_t what)
+{
+	if (!s->n)
+		return none;
+	switch (what) {
+	case SB_REP_N:
+		return u64(s->n);
+	case SB_REP_MEAN:
+		return f64(s->mean);
+	case SB_REP_SD:
+		return f64(s->sd);
+	case SB_REP_MIN:
+		return f64(s->min);
+	case SB_REP_MAX:
+		return f64(s->max);
+	case SB_REP_CI_LO:
+		return f64(s->ci_lo);
+	case SB_REP_CI_HI:
+		return f64(s->ci_hi);
+	}
+	return none;
+}
+
+static struct fig rep_fig(const struct sb_rep_dir *d, size_t npct, uint32_t fig)
+{
+	uint32_t i = (fig & 0xfffu) >> 4;
+
+	switch (fig & ~0xfu) {
+	case SB_FIG_REP_IOPS:
+		return rep_stat_fig(&d->iops, fig & 0xfu);
+	case SB_FIG_REP_BW:
+		return rep_stat_fig(&d->bw, fig & 0xfu);
+	case SB_FIG_REP_CLAT_MEAN:
+		return rep_stat_fig(&d->clat_mean, fig & 0xfu);
+	case SB_FIG_REP_LAT_MEAN:
+		return rep_stat_fig(&d->lat_mean, fig & 0xfu);
+	}
+	if (i >= npct)
+		return none;
+	switch (fig & ~0xfffu) {
+	case SB_FIG_REP_CLAT_PCT:
+		return rep_stat_fig(&d->clat_pct[i], fig & 0xfu);
+	case SB_FIG_REP_LAT_PCT:
+		return rep_stat_fig(&d->lat_pct[i], fig & 0xfu);
+	}
+	return none;
+}
+
 static struct fig dir_fig(const struct sb_dir_stats *d,
 			  const struct sb_dir_more *m, uint32_t fig)
 {
@@ -153,6 +201,12 @@ static struct fig job_whole_fig(const struct sb_job_result *r, uint32_t fig)
 		return u64(r->latency_window_ns);
 	case SB_FIG_LATENCY_PCT:
 		return f64(r->latency_pct);
+	case SB_FIG_REPEAT:
+		return r->repeats ? u64(r->repeat) : none;
+	case SB_FIG_REPEATS:
+		return r->repeats ? u64(r->repeats) : none;
+	case SB_FIG_REPEAT_BEST:
+		return r->repeat_best ? u64(r->repeat_best) : none;
 	}
 	if (r->ss && (fig & ~0xfu) == (SB_FIG_SS_STATE & ~0xfu))
 		return ss_fig(r->ss, fig);
@@ -184,6 +238,10 @@ static struct fig job_whole_fig(const struct sb_job_result *r, uint32_t fig)
 static struct fig job_fig(const struct sb_job_result *r, uint32_t scope,
 			  uint32_t fig)
 {
+	if (r->rep && scope <= SB_SCOPE_MIXED &&
+	    ((fig >= SB_FIG_REP_IOPS && fig < SB_FIG_REP_LAT_MEAN + 16) ||
+	     (fig >= SB_FIG_REP_CLAT_PCT && fig < SB_FIG_REP_LAT_PCT + 0x1000)))
+		return rep_fig(&r->rep->dir[scope], r->rep->npct, fig);
 	if (scope < SB_DDIR_COUNT)
 		return dir_fig(&r->dir[scope], r->more ? &r->more[scope] : NULL,
 			       fig);
@@ -221,6 +279,8 @@ static struct fig share_fig(const struct sb_interval_job *j, uint32_t scope,
 			return u64(j->groupid);
 		if (fig == SB_FIG_IODEPTH && j->iodepth)
 			return u64(j->iodepth);
+		if (fig == SB_FIG_REPEAT && j->repeat)
+			return u64(j->repeat);
 		if (fig == SB_FIG_NUMJOBS && j->numjobs)
 			return u64(j->numjobs);
 		return none;
@@ -385,6 +445,8 @@ static const char *job_str(const struct sb_job_result *r, uint32_t fig)
 		return r->description;
 	case SB_FIG_SWEEP:
 		return r->sweep;
+	case SB_FIG_REPEAT_SUMMARY:
+		return r->repeat_summary;
 	case SB_FIG_ERRMSG:
 		return r->errmsg;
 	}

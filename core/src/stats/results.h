@@ -51,6 +51,23 @@ struct sb_dir_more {
 	struct sb_samples iops;
 };
 
+/* A repeat summary's statistic over its runs (SB_FIG_REP_*). */
+struct sb_rep_stat {
+	uint64_t n;
+	double mean, sd, min, max, ci_lo, ci_hi;
+};
+
+#define SB_REP_MAX_PCT 64 /* as percentile_list's items */
+struct sb_rep_dir {
+	struct sb_rep_stat iops, bw, clat_mean, lat_mean;
+	struct sb_rep_stat clat_pct[SB_REP_MAX_PCT], lat_pct[SB_REP_MAX_PCT];
+};
+
+struct sb_repeat_stats {
+	size_t npct;
+	struct sb_rep_dir dir[SB_DDIR_COUNT + 1]; /* then mixed */
+};
+
 struct sb_fact {
 	const char *key;
 	const char *value;
@@ -89,6 +106,11 @@ struct sb_job_result {
 	unsigned pct_flags;
 	const char *description;
 	const char *sweep; /* SB_FIG_SWEEP, or NULL */
+	/* repeat=: the run (1..repeats; 0 a summary, repeats 0 neither); a
+	 * summary's "mean"/"best", its best run and its statistics. */
+	unsigned repeat, repeats, repeat_best;
+	const char *repeat_summary;
+	const struct sb_repeat_stats *rep;
 	int64_t start_unix_ms;
 	uint64_t total_errors;
 	uint64_t cancelled;   /* I/Os cancel() gave up at a stop */
@@ -124,6 +146,7 @@ struct sb_interval_job {
 	/* Who the job is, for reporters that tag each period with it. */
 	const char *engine;
 	const char *sweep; /* SB_FIG_SWEEP, or NULL */
+	unsigned repeat;   /* SB_FIG_REPEAT, or 0 */
 	unsigned iodepth;
 	unsigned numjobs;
 	const struct sb_fact *options;
