@@ -3,7 +3,7 @@
 # regular files (act.c takes any path as a device) and compared: the jobs
 # and every option act.c gives them (fio's --debug=parse against
 # storbench's --showcmd), the rate-limited I/O mix, the prep phase's jobs,
-# groups and writes, and the refusals.
+# groups and writes, act's latency table, and the refusals.
 # fio 3.33 reads test-duration with a unit in microseconds and writes it as
 # seconds (1m is runtime=60000000s); a bare number is seconds, as the tests
 # give it.
@@ -17,7 +17,7 @@ sb_fio_require
 sb_tmpdir T
 cd "$T" || bail "cannot enter $T"
 
-plan 8
+plan 12
 
 TRACE=
 both() { sb_fio_both "$@"; }
@@ -67,6 +67,7 @@ is "$(cat mix/sb/rc) $(jobs_of mix/sb/out | sed 's/:[0-9]*\/[0-9]* / /g')" \
 mix=no
 within "$sr" "$fr" 5 && within "$sw" "$fw" 10 && mix=yes
 is "$mix" yes "the 1x load on 2 devices for 3 s: reads fio $fr storbench $sr (12000), writes fio $fw storbench $sw (72), within 5% and 10%"
+like "$(cat mix/sb/pre 2>/dev/null)" "trans" "act's table before the JSON report, as fio prints it"
 
 # The prep phase: zeroes then 4 KiB salt per device, each salt job a
 # stonewall, so the next device's zeroes share its group.
@@ -76,6 +77,22 @@ is "$(cat prep/sb/rc) $(jobs_of prep/sb/out)" "$(cat prep/fio/rc) $(jobs_of prep
 	"--prep: fio's jobs, groups and writes"
 is "$(stat -c %s prep/sb/a prep/sb/b | tr '\n' ' ')" "$(stat -c %s prep/fio/a prep/fio/b | tr '\n' ' ')" \
 	"the prep writes the files it was given and keeps their sizes"
+
+# The table: its header lines as fio's, one slice (3 s is within an
+# hour), act's verdict.
+table() { sed -n '/trans/,/test complete/p' "$1"; }
+both tab "mk" --profile=act --device-names=a --test-duration=1
+is "$(table tab/sb/out | head -4)" "$(table tab/fio/out | head -4)" "the table's header and act's edges 1, 8, 64 ms"
+like "$(table tab/sb/out | tail -n +5 | tr '\n' '|')" \
+	'^    1	[0-9]+\.[0-9]{2}	[0-9]+\.[0-9]{2}	[0-9]+\.[0-9]{2}	[0-9]+\.[0-9]{2}	[0-9]+\.[0-9]{2}	[0-9]+\.[0-9]{2}\|\|act: test complete, device\(s\): (PASSED|FAILED)\|$' \
+	"one slice of percentages, then act's verdict"
+# act.c fails a slice at 5% over 1 ms, 1% over 8 ms, 0.1% over 64 ms.
+verdict() {
+	awk -F'\t' '/^ +[0-9]+\t/ { if ($2 >= 5 || $3 >= 1 || $4 >= 0.1) f = 1 }
+		END { print (f ? "FAILED" : "PASSED") }' "$1"
+}
+like "$(table tab/sb/out | tail -1)" "device\\(s\\): $(verdict tab/sb/out)\$" \
+	"the verdict by act's criteria ($(verdict tab/sb/out) from the slice's figures)"
 
 both nod "" --profile=act --test-duration=1
 ok "no device-names: fio $(cat nod/fio/rc), storbench $(cat nod/sb/rc), both saying act needs them" \

@@ -20,10 +20,6 @@
 #define ACT_R_LOAD 2000u
 #define ACT_W_LOAD 1000u
 
-static const uint32_t act_max_usec[SB_ACT_CRIT] = {1000, 8000, 64000};
-/* Per mille of a slice's I/Os at which a criterion fails. */
-static const uint32_t act_max_perm[SB_ACT_CRIT] = {50, 10, 1};
-
 void sb_act_defaults(struct sb_act_opts *o)
 {
 	*o = (struct sb_act_opts){
@@ -254,58 +250,4 @@ int sb_act_load(struct sb_ctx *ctx, const struct sb_act_opts *o,
 	rc = sb_jobfile_parse(ctx, "profile act", b.p, b.len, jobs);
 	free(b.p);
 	return rc;
-}
-
-uint64_t sb_act_limit_us(int crit)
-{
-	return act_max_usec[crit];
-}
-
-int sb_act_crit_of(uint64_t ns)
-{
-	uint64_t us = ns / 1000;
-
-	for (int i = SB_ACT_CRIT - 1; i >= 0; i--)
-		if (us > act_max_usec[i])
-			return i;
-	return -1;
-}
-
-uint64_t sb_act_nr_slices(const struct sb_act_opts *o)
-{
-	return (o->test_duration + SB_ACT_SAMPLE_S - 1) / SB_ACT_SAMPLE_S;
-}
-
-static double perc_of(const struct sb_act_slice *s, int i)
-{
-	return s->total ? 100.0 * (double)s->over[i] / (double)s->total : 0.0;
-}
-
-int sb_act_print(FILE *f, const struct sb_act_slice *s, uint64_t nr)
-{
-	unsigned fails = 0;
-
-	fputs("        trans                   device\n"
-	      "        %>(ms)                  %>(ms)\n"
-	      " slice",
-	      f);
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < SB_ACT_CRIT; i++)
-			fprintf(f, "\t %2u", act_max_usec[i] / 1000);
-	fputs("\n -----  -----   -----  ------   -----   -----  ------\n", f);
-	/* act.c prints the same figures under trans and under device. */
-	for (uint64_t k = 0; k < nr; k++) {
-		fprintf(f, "   %2u", (unsigned)(k + 1));
-		for (int i = 0; i < SB_ACT_CRIT; i++) {
-			if (perc_of(&s[k], i) * 10.0 >= act_max_perm[i])
-				fails++;
-			fprintf(f, "\t%2.2f", perc_of(&s[k], i));
-		}
-		for (int i = 0; i < SB_ACT_CRIT; i++)
-			fprintf(f, "\t%2.2f", perc_of(&s[k], i));
-		fputc('\n', f);
-	}
-	fprintf(f, "\nact: test complete, device(s): %s\n",
-		fails ? "FAILED" : "PASSED");
-	return fails ? 1 : 0;
 }
