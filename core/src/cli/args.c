@@ -183,7 +183,8 @@ int sb_cli_reporter_arg(const char *a)
 
 int sb_cli_own_option(const char *a)
 {
-	if (strncmp(a, "--", 2) == 0 && sb_cli_reporter_arg(a + 2))
+	if (strncmp(a, "--", 2) == 0 &&
+	    (sb_cli_reporter_arg(a + 2) || sb_act_is_option(a + 2)))
 		return 1;
 	for (size_t i = 0; i < sizeof(own_exact) / sizeof(*own_exact); i++)
 		if (strcmp(a, own_exact[i]) == 0)
