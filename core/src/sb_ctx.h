@@ -16,6 +16,7 @@
 
 struct sb_loader;
 struct sb_config;
+struct sb_act_opts;
 
 struct sb_ctx {
 	char err[SB_ERRMSG_MAX]; /* last error; main thread only */
@@ -32,6 +33,9 @@ struct sb_ctx {
 	/* --aux-path, fio's: the directory of the verify state files and
 	 * verify_dump's; NULL: the working directory. Read-only once set. */
 	const char *aux_path;
+	/* --profile=act's options (cli/profile_act.h): the run ends with
+	 * act's latency table; NULL otherwise. */
+	const struct sb_act_opts *act;
 	/* --merge-blktrace-only: jobs are checked and their traces merged,
 	 * not replayed. */
 	int merge_only;

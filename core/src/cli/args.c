@@ -14,6 +14,7 @@
 #include "../options/fio_values.h"
 #include "../sb_ctx.h"
 #include "../report/eta.h"
+#include "profile_act.h"
 
 void sb_cli_usage(FILE *f)
 {
@@ -66,7 +67,7 @@ void sb_cli_usage(FILE *f)
 	      "                         a list option takes the key again "
 	      "for each item)\n"
 	      "  --profile=NAME         add fio's built-in profile's jobs "
-	      "(tiobench)\n"
+	      "(tiobench, act)\n"
 	      "  --config=FILE          storbench's configuration file "
 	      "(default: the first of\n"
 	      "                         $XDG_CONFIG_HOME/storbench/"
@@ -182,7 +183,8 @@ int sb_cli_reporter_arg(const char *a)
 
 int sb_cli_own_option(const char *a)
 {
-	if (strncmp(a, "--", 2) == 0 && sb_cli_reporter_arg(a + 2))
+	if (strncmp(a, "--", 2) == 0 &&
+	    (sb_cli_reporter_arg(a + 2) || sb_act_is_option(a + 2)))
 		return 1;
 	for (size_t i = 0; i < sizeof(own_exact) / sizeof(*own_exact); i++)
 		if (strcmp(a, own_exact[i]) == 0)
@@ -249,17 +251,33 @@ static const char sb_tiobench[] =
 	"stonewall\n"
 	"rw=randread\n";
 
+/* --profile=act: its options read in order over fio's defaults, then
+ * its jobs. */
+static int load_act(struct sb_ctx *ctx, struct sb_cli *c)
+{
+	int rc = 0;
+
+	sb_act_defaults(&c->act);
+	for (size_t i = 0; !rc && i < c->nact_args; i++)
+		rc = sb_act_option(ctx, &c->act, c->act_args[i]);
+	if (!rc) {
+		c->nfiles++;
+		rc = sb_act_load(ctx, &c->act, &c->jobs);
+	}
+	if (rc) {
+		sb_log(ctx, SB_LOG_ERROR, NULL, "%s", ctx->err);
+		return SB_EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
 /* --profile=NAME: fio loads the profile's jobs after every other job. */
 static int load_profile(struct sb_ctx *ctx, struct sb_cli *c)
 {
 	int rc;
 
 	if (strcmp(c->profile, "act") == 0)
-		return bad_usage(ctx,
-				 "--profile=%s: storbench has no built-in "
-				 "act (fio's Aerospike ACT benchmark); write "
-				 "its jobs as a job file",
-				 c->profile);
+		return load_act(ctx, c);
 	if (strcmp(c->profile, "tiobench") != 0)
 		return bad_usage(ctx,
 				 "--profile=%s: profile not found (fio 3.33 "
@@ -344,6 +362,14 @@ int sb_cli_parse(struct sb_ctx *ctx, struct sb_cli *c, int argc, char **argv)
 			c->output = a + 9;
 		} else if (strncmp(a, "--profile=", 10) == 0) {
 			c->profile = a + 10;
+		} else if (strncmp(a, "--", 2) == 0 &&
+			   sb_act_is_option(a + 2)) {
+			/* fio takes act's options whatever the profile. */
+			if (c->nact_args ==
+			    sizeof(c->act_args) / sizeof(c->act_args[0]))
+				return bad_usage(ctx, "too many %s",
+						 "act options");
+			c->act_args[c->nact_args++] = a + 2;
 		} else if (strncmp(a, "--config=", 9) == 0) {
 			if (!a[9])
 				return bad_usage(ctx, "--config needs a file%s",

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "../jobfile/jobfile.h"
+#include "profile_act.h"
 
 #define SB_MAX_PLUGIN_DIRS   64
 #define SB_MAX_REPORTER_ARGS 256
@@ -30,6 +31,10 @@ struct sb_cli {
 	size_t nplugin_dirs;
 	const char *formats;
 	const char *profile; /* --profile=NAME, or NULL */
+	/* act's own options (--device-names=...), in order, without "--". */
+	const char *act_args[32];
+	size_t nact_args;
+	struct sb_act_opts act; /* read by --profile=act */
 	const char *output;
 	const char *config; /* --config, or NULL for the default files */
 	/* --NAME.key[=value], reporters' options, in order; each points at

@@ -244,6 +244,8 @@ int main(int argc, char **argv)
 	ro.stop_grace_ns = c.stop_grace_ns;
 	ro.merge_only = c.merge_only;
 	ctx.merge_only = c.merge_only;
+	if (c.profile && strcmp(c.profile, "act") == 0)
+		ctx.act = &c.act;
 
 	if (!code && sb_signals_start(&sig, &ctx)) {
 		sb_log(&ctx, SB_LOG_ERROR, NULL, "cannot watch for signals");

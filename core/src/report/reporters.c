@@ -9,6 +9,7 @@
 #include "../loader/loader.h"
 #include "../options/options.h"
 #include "../util/suggest.h"
+#include "act_report.h"
 
 /* The host's options of an own-thread reporter (reporter.h). */
 static const struct sb_option push_options[] = {
@@ -638,6 +639,9 @@ int sb_reporters_run_end(struct sb_ctx *ctx, struct sb_reporters *rs,
 	int err = 0;
 
 	sb_reporters_flush(ctx, rs);
+	/* fio prints act's table as its last job ends, before its report. */
+	if (ctx->act)
+		sb_act_report(rs->out, ctx->act, res);
 	if (sb_run_wrap(&run, res))
 		return sb_err(ctx, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < rs->n; i++) {
