@@ -11,7 +11,7 @@
 set -u
 source "$(dirname "$0")/smb_lib.bash"
 
-plan 25
+plan 26
 
 # --- what is written is in the share ------------------------------------
 job=(--name=seq --rw=write --bs=64k --size=4m --randseed=7)
@@ -83,11 +83,11 @@ is "$rc:$(od -An -tx1 -N4 "$SB_SMB_DIR/pat.bin" | tr -d ' ')" 0:5aa55aa5 "buffer
 
 # --- iodepth is connections -------------------------------------------
 "$SB_BIN" --name=q "${SMB[@]}" --filename=seq.bin --rw=randread --bs=4k --size=4m --iodepth=16 \
-	--runtime=3 --time_based >"$T/q.out" 2>"$T/err" &
+	--runtime=30 --time_based >"$T/q.out" 2>"$T/err" &
 pid=$!
-# Polled for as long as the job lives: on a loaded machine its 16 logons
-# can take longer than its runtime, so a fixed number of looks can end
-# before the first session is up.
+# Polled for as long as the job lives, and the job stopped once all 16
+# are seen: on a loaded machine its 16 logons, and each smbstatus, can
+# take seconds, so a short run can end between two looks.
 n=0
 while kill -0 "$pid" 2>/dev/null; do
 	m=$(smb_sessions | wc -l)
@@ -95,8 +95,10 @@ while kill -0 "$pid" 2>/dev/null; do
 	((n >= 16)) && break
 	sleep 0.1
 done
+kill -INT "$pid" 2>/dev/null
 wait "$pid"
-is "$?:$n" 0:16 "iodepth=16: smbd serves 16 sessions of the job at once"
+is "$n" 16 "iodepth=16: smbd serves 16 sessions of the job at once"
+like "$(cat "$T/q.out")" "read: IOPS=" "the job stopped by SIGINT reports its reads"
 like "$(cat "$T/q.out")" "smb\.connections: 16" "the connections fact says 16"
 
 done_testing
